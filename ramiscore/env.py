@@ -1,0 +1,48 @@
+"""Strict readers for settings taken from the environment.
+
+A wrong value stops start-up with a message that names the variable, instead of
+silently falling back to a default nobody asked for.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+def envbool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw in TRUE_WORDS:
+        return True
+    if raw in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r}: expected one of {sorted(TRUE_WORDS | FALSE_WORDS)}"
+    )
+
+
+def envint(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number") from None
+
+
+def envstr(name: str, default: str) -> str:
+    return os.environ.get(name, "").strip() or default
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name, "").strip()
+    if raw == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]

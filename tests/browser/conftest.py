@@ -1,0 +1,70 @@
+"""Playwright driving Debian's Chromium against pytest-django's live_server, at phone size."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls that the
+# tests make there are ordinary synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    if not shutil.which(CHROMIUM):
+        message = "Chromium is missing: install it with `apt-get install -y chromium`."
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium, live_server) -> Iterator[object]:
+    context = chromium.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(page):
+    """Save a phone-size screenshot in the ignored screenshots/ folder, to look at."""
+
+    def take(name: str, *, full_page: bool = True) -> Path:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
