@@ -1,1 +1,141 @@
+"""What happened at the table. Totals, eliminations and rankings are never stored: every page
+replays the donnes through games.scoring, so editing an old donne is always safe."""
+
 from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from games.scoring import PRESETS
+
+PRESET_CHOICES = [(key, preset.label) for key, preset in PRESETS.items()]
+MONEY = {"max_digits": 9, "decimal_places": 2, "validators": [MinValueValidator(Decimal("0"))]}
+
+
+class Partie(models.Model):
+    class Reglement(models.TextChoices):
+        GAGNANT = "gagnant", _("Les perdants paient le gagnant")
+        CROISE = "croise", _("Chaque paire règle sa différence")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="parties"
+    )
+    name = models.CharField(_("nom"), max_length=80)
+    preset = models.CharField(_("variante"), max_length=16, choices=PRESET_CHOICES)
+    currency = models.CharField(_("devise"), max_length=3, default="EUR")
+    mise_initiale = models.DecimalField(_("mise initiale"), default=Decimal("0"), **MONEY)
+    prix_rachat = models.DecimalField(_("prix du rachat"), default=Decimal("0"), **MONEY)
+    # RULES.md R11: a table may escalate the 2nd and 3rd rachat; empty means the same price.
+    prix_rachat_2 = models.DecimalField(_("prix du 2e rachat"), null=True, blank=True, **MONEY)
+    prix_rachat_3 = models.DecimalField(_("prix du 3e rachat"), null=True, blank=True, **MONEY)
+    valeur_point = models.DecimalField(_("valeur du point"), default=Decimal("0"), **MONEY)
+    reglement = models.CharField(
+        _("règlement des points"), max_length=8, choices=Reglement, default=Reglement.GAGNANT
+    )
+    # Rule overrides (RULES.md §8 "table options"); empty means the preset's default.
+    seuil = models.PositiveIntegerField(_("seuil"), null=True, blank=True)
+    seuil_inclusif = models.BooleanField(_("le seuil atteint élimine"), null=True, blank=True)
+    max_rachats = models.PositiveSmallIntegerField(
+        _("rachats maximum"), null=True, blank=True, validators=[MaxValueValidator(3)]
+    )
+    nombre_manches = models.PositiveSmallIntegerField(_("nombre de manches"), null=True, blank=True)
+    objectif = models.PositiveIntegerField(_("objectif"), null=True, blank=True)
+    objectif_inclusif = models.BooleanField(_("l'objectif atteint termine"), null=True, blank=True)
+    # RULES.md R21: the table may end the partie by hand.
+    ended = models.BooleanField(_("terminée à la main"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("partie")
+        verbose_name_plural = _("parties")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Joueur(models.Model):
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="joueurs")
+    name = models.CharField(_("nom"), max_length=30)
+    seat = models.PositiveSmallIntegerField(_("place"))
+
+    class Meta:
+        ordering = ["seat"]
+        verbose_name = _("joueur")
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "seat"], name="joueur_seat_unique"),
+            models.UniqueConstraint(Lower("name"), "partie", name="joueur_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Donne(models.Model):
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="donnes")
+    number = models.PositiveIntegerField(_("numéro"))
+    # Empty only for a donne without winner (talon épuisé, rami52_7).
+    winner = models.ForeignKey(
+        Joueur, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    win = models.CharField(_("type de gain"), max_length=20)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("donne")
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "number"], name="donne_number_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="donne_number_gte_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie} — donne {self.number}"
+
+
+class Main(models.Model):
+    """The hand a player kept at the end of a donne: cards, or a points total, plus jokers."""
+
+    donne = models.ForeignKey(Donne, on_delete=models.CASCADE, related_name="mains")
+    joueur = models.ForeignKey(Joueur, on_delete=models.CASCADE, related_name="+")
+    cards = models.CharField(_("cartes"), max_length=200, blank=True)
+    points = models.PositiveIntegerField(_("points"), null=True, blank=True)
+    jokers = models.PositiveSmallIntegerField(_("jokers"), default=0)
+
+    class Meta:
+        verbose_name = _("main")
+        constraints = [
+            models.UniqueConstraint(fields=["donne", "joueur"], name="main_unique"),
+            models.CheckConstraint(
+                condition=models.Q(points__isnull=True) | models.Q(cards=""),
+                name="main_points_or_cards",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.joueur}: {self.cards or self.points} + {self.jokers} joker(s)"
+
+
+class Rachat(models.Model):
+    """A crosser's decision after a donne (RULES.md R5): buy back, or decline and leave."""
+
+    donne = models.ForeignKey(Donne, on_delete=models.CASCADE, related_name="rachats")
+    joueur = models.ForeignKey(Joueur, on_delete=models.CASCADE, related_name="+")
+    accepted = models.BooleanField(_("se rachète"))
+    paid = models.BooleanField(_("payé"), default=False)
+
+    class Meta:
+        verbose_name = _("rachat")
+        constraints = [
+            models.UniqueConstraint(fields=["donne", "joueur"], name="rachat_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.joueur} — donne {self.donne.number}"

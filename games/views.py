@@ -1,8 +1,293 @@
+"""Function views: the htmx control flow stays visible (see STYLE.md)."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.errors import PartieError
+from games.forms import DonneForm, PartieForm
+from games.marque import Marque, build_marque
+from games.models import Donne, Partie
+from games.scoring import RamiError, explain_hand, get_preset
+from games.selectors import partie_load, parties_with_donnes
+
+
+def _get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
+    """The partie, if it belongs to this account; another account gets a 404 (never a 403,
+    which would confirm that the partie exists)."""
+    return get_object_or_404(Partie, pk=pk, owner=request.user)
+
+
+def _marque(partie: Partie) -> Marque:
+    data = partie_load(partie)
+    return build_marque(data, data.replay())
+
+
+def _donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> DonneForm:
+    if donne is None:
+        joueurs = marque.in_race
+    else:
+        # Those en course before this donne: the state after the previous one.
+        states = marque.result.states
+        before = set(states[donne.number - 2].in_race) if donne.number > 1 else None
+        joueurs = [j for j in marque.data.joueurs if before is None or j.name in before]
+    return DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
+
+
+def _render_partie(request: HttpRequest, marque: Marque, form: DonneForm | None = None,
+                   *, status: int = 200) -> HttpResponse:
+    context = {
+        "partie": marque.partie,
+        "marque": marque,
+        "preset": get_preset(marque.partie.preset),
+        "form": form or (_donne_form(marque) if marque.can_record else None),
+    }
+    template = "games/partie_detail.html"
+    if request.htmx:
+        template += "#partie-body"
+    return render(request, template, context, status=status)
+
+
+def _say_change(request: HttpRequest, change: services.Change) -> None:
+    if change.totals:
+        parts = [f"{name} {before} → {after}" for name, (before, after) in change.totals.items()]
+        messages.info(request, _("Totaux modifiés : %s.") % ", ".join(sorted(parts)))
+    for number, name in change.removed_decisions:
+        messages.warning(
+            request,
+            _("Le rachat de %(name)s à la donne %(number)s ne s'applique plus : il est retiré.")
+            % {"name": name, "number": number},
+        )
+    if change.pending:
+        messages.warning(
+            request,
+            ngettext(
+                "Nouveau franchissement : %(names)s doit décider de son rachat.",
+                "Nouveaux franchissements : %(names)s doivent décider de leur rachat.",
+                len(change.pending),
+            )
+            % {"names": ", ".join(change.pending)},
+        )
+
+
+def _apply_error(form: DonneForm, err: PartieError) -> None:
+    field = form.field_for(err.player)
+    form.add_error(field if field in form.fields else None, err.message)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    if not request.user.is_authenticated:
+        return render(request, "games/home.html")
+    parties = []
+    for partie in parties_with_donnes(request.user):
+        parties.append(_marque(partie))
+    en_cours = [m for m in parties if not m.over]
+    finies = [m for m in parties if m.over]
+    return render(request, "games/home.html", {"en_cours": en_cours, "finies": finies})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("partie_new")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_new(request: HttpRequest) -> HttpResponse:
+    form = PartieForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        options = {k: v for k, v in form.cleaned_data.items() if k not in ("name", "preset")}
+        try:
+            partie = services.partie_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                preset=form.cleaned_data["preset"],
+                joueurs=form.joueurs,
+                **options,
+            )
+        except PartieError as err:
+            form.add_error(None, err.message)
+        else:
+            return redirect("partie_detail", pk=partie.pk)
+    joueurs = form.joueurs if form.is_bound else []
+    rows = joueurs + [""] * (7 - len(joueurs))
+    return render(
+        request,
+        "games/partie_new.html",
+        {"form": form, "rows": rows, "presets": PartieForm.preset_choices()},
+    )
+
+
+@login_required
+def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    return _render_partie(request, _marque(partie))
+
+
+@login_required
+@require_POST
+def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    marque = _marque(partie)
+    form = _donne_form(marque, request.POST)
+    if form.is_valid():
+        try:
+            donne = services.donne_create(
+                partie=partie,
+                winner=form.cleaned_data["winner_joueur"],
+                win=form.cleaned_data["win"],
+                hands=form.cleaned_data["hands"],
+            )
+        except PartieError as err:
+            _apply_error(form, err)
+        else:
+            messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
+            if not request.htmx:
+                return redirect("partie_detail", pk=partie.pk)
+            return _render_partie(request, _marque(partie))
+    return _render_partie(request, marque, form, status=422 if not request.htmx else 200)
+
+
+@login_required
+@require_POST
+def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """Each loser's count as it is typed, with the engine's explanation."""
+    partie = _get_partie_for_user(request, pk)
+    marque = _marque(partie)
+    form = _donne_form(marque, request.POST)
+    form.is_valid()
+    win = form.cleaned_data.get("win") or get_preset(partie.preset).default_win
+    winner = form.cleaned_data.get("winner_joueur")
+    lines = []
+    for joueur in form.joueurs:
+        text = ""
+        if joueur != winner and "winner" in form.cleaned_data:
+            hand = form.cleaned_data.get("hands", {}).get(joueur)
+            if hand is not None:
+                try:
+                    text = explain_hand(partie.preset, hand, win)
+                except RamiError as err:
+                    text = str(PartieError.from_rami(err))
+        lines.append((joueur, text))
+    return render(request, "games/partie_detail.html#previews", {"lines": lines})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    marque = _marque(partie)
+    donne = next((d for d in marque.data.donnes if d.number == number), None)
+    if donne is None:
+        raise Http404
+    if request.method == "POST":
+        form = _donne_form(marque, request.POST, donne=donne)
+        if form.is_valid():
+            try:
+                change = services.donne_update(
+                    donne=donne,
+                    winner=form.cleaned_data["winner_joueur"],
+                    win=form.cleaned_data["win"],
+                    hands=form.cleaned_data["hands"],
+                )
+            except PartieError as err:
+                _apply_error(form, err)
+            else:
+                messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
+                _say_change(request, change)
+                return redirect("partie_detail", pk=partie.pk)
+    else:
+        form = _donne_form(marque, _initial(donne), donne=donne)
+    return render(
+        request,
+        "games/donne_edit.html",
+        {"partie": partie, "donne": donne, "form": form, "marque": marque},
+    )
+
+
+def _initial(donne: Donne) -> dict[str, str]:
+    """A stored donne as form data, so the edit form starts from what was recorded."""
+    data = {"winner": str(donne.winner_id) if donne.winner_id else "talon_epuise",
+            "win": donne.win}
+    for main in donne.mains.all():
+        data[f"jokers_{main.joueur_id}"] = str(main.jokers)
+        if main.points is not None:
+            data[f"points_{main.joueur_id}"] = str(main.points)
+        else:
+            data[f"cartes_{main.joueur_id}"] = main.cards
+    return data
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    donne = get_object_or_404(Donne, partie=partie, number=number)
+    if request.method == "POST":
+        try:
+            change = services.donne_delete(donne=donne)
+        except PartieError as err:
+            messages.error(request, err.message)
+        else:
+            messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
+            _say_change(request, change)
+        return redirect("partie_detail", pk=partie.pk)
+    return render(request, "games/donne_delete.html", {"partie": partie, "donne": donne})
+
+
+@login_required
+@require_POST
+def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    decision = request.POST.get("decision")
+    if decision not in ("racheter", "abandonner"):
+        messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
+    else:
+        try:
+            services.rachat_decide(
+                partie=partie, joueur=joueur, accepted=decision == "racheter"
+            )
+        except PartieError as err:
+            messages.error(request, err.message)
+    if request.htmx:
+        return _render_partie(request, _marque(partie))
+    return redirect("partie_detail", pk=partie.pk)
+
+
+@login_required
+@require_POST
+def partie_close(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    try:
+        services.partie_close(partie=partie)
+    except PartieError as err:
+        messages.error(request, err.message)
+    return redirect("partie_detail", pk=partie.pk)
+
+
+@login_required
+@require_POST
+def partie_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    try:
+        services.partie_reopen(partie=partie)
+    except PartieError as err:
+        messages.error(request, err.message)
+    else:
+        messages.info(request, _("La partie est rouverte."))
+    return redirect("partie_detail", pk=partie.pk)

@@ -1,0 +1,32 @@
+"""The errors a write can be refused with, in the interface's language."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.scoring import RamiError
+from games.scoring.errors import DONNE_PREFIX
+
+DECISION_EN_ATTENTE = _("Décidez d'abord des rachats en attente avant de noter une autre donne.")
+PARTIE_FINIE = _("La partie est terminée : rouvrez-la ou modifiez une donne pour continuer.")
+PAS_DE_DECISION = _("%(player)s n'a pas de rachat à décider.")
+PAS_FINIE = _("La partie n'a pas été terminée à la main : il n'y a rien à rouvrir.")
+DEJA_FINIE = _("La partie est déjà terminée.")
+
+
+class PartieError(Exception):
+    """A write refused with a French message; ``player`` names the field it belongs to."""
+
+    def __init__(self, message: str, *, code: str = "", player: str | None = None) -> None:
+        super().__init__(message)
+        self.message = str(message)
+        self.code = code
+        self.player = player
+
+    @classmethod
+    def from_rami(cls, err: RamiError) -> PartieError:
+        text = gettext(err.template) % err.params
+        if err.donne is not None:
+            text = gettext(DONNE_PREFIX) % {"donne": err.donne, "message": text}
+        return cls(text, code=err.code, player=err.player)

@@ -1,0 +1,212 @@
+"""Forms validate and normalise what was typed; the services do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Joueur, Partie
+from games.scoring import PRESETS, RANKS, TALON_EPUISE, RamiError, get_preset, parse_card
+
+NOM_REQUIS = _("Donnez un nom à chaque joueur.")
+NOM_EN_DOUBLE = _("Deux joueurs s'appellent « %(name)s » : distinguez-les (Anne B., Anne C.).")
+NOMBRE_DE_JOUEURS = _("Ce jeu se joue de %(min)s à %(max)s joueurs ; vous en avez inscrit %(count)s.")
+MAIN_MANQUANTE = _("Indiquez les points de %(name)s, ou touchez ses cartes.")
+GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
+FRENCH = {"K": "R", "Q": "D", "J": "V"}
+MAX_POINTS = 5000  # a hand of 13 cards and 4 jokers at ×4 stays far below this
+MAX_NAME = 30
+
+TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
+
+
+def _tri_state(value: str) -> bool | None:
+    return {"true": True, "false": False}.get(value)
+
+
+class PartieForm(forms.ModelForm):
+    seuil_inclusif = forms.TypedChoiceField(
+        label=_("Le seuil atteint pile élimine"),
+        choices=TRI_STATE,
+        coerce=_tri_state,
+        empty_value=None,
+        required=False,
+    )
+    objectif_inclusif = forms.TypedChoiceField(
+        label=_("L'objectif atteint pile termine"),
+        choices=TRI_STATE,
+        coerce=_tri_state,
+        empty_value=None,
+        required=False,
+    )
+
+    class Meta:
+        model = Partie
+        fields = [
+            "name",
+            "preset",
+            "mise_initiale",
+            "prix_rachat",
+            "prix_rachat_2",
+            "prix_rachat_3",
+            "valeur_point",
+            "reglement",
+            "currency",
+            "seuil",
+            "seuil_inclusif",
+            "max_rachats",
+            "nombre_manches",
+            "objectif",
+            "objectif_inclusif",
+        ]
+        widgets = {"currency": forms.Select(choices=[(c, c) for c in ("EUR", "CHF", "CAD")])}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False
+        self.fields["name"].help_text = _("Par défaut, la date du jour.")
+        self.fields["preset"].widget = forms.RadioSelect(choices=self.fields["preset"].choices[1:])
+        self.fields["preset"].initial = "classique"
+        for name in ("mise_initiale", "prix_rachat", "valeur_point", "prix_rachat_2",
+                     "prix_rachat_3"):
+            self.fields[name].widget.attrs.update(inputmode="decimal", step="0.01")
+        for name in ("seuil", "max_rachats", "nombre_manches", "objectif"):
+            self.fields[name].widget.attrs.update(inputmode="numeric")
+        self.fields["prix_rachat_2"].help_text = _("Vide : même prix que le précédent.")
+        self.joueurs: list[str] = []
+
+    @staticmethod
+    def preset_choices() -> list[tuple[str, Any, Any]]:
+        return [(key, p.label, p.summary) for key, p in PRESETS.items()]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        return name or gettext("Partie du %(date)s") % {
+            "date": date_format(timezone.localdate(), "j F Y")
+        }
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        names = [n.strip() for n in self.data.getlist("joueurs") if n.strip()]
+        self.joueurs = names
+        preset = PRESETS.get(cleaned.get("preset") or "")
+        seen: set[str] = set()
+        for name in names:
+            if len(name) > MAX_NAME:
+                self.add_error(None, _("Un nom tient en 30 caractères au plus."))
+            if name.casefold() in seen:
+                self.add_error(None, NOM_EN_DOUBLE % {"name": name})
+            seen.add(name.casefold())
+        if preset and not preset.min_players <= len(names) <= preset.max_players:
+            self.add_error(
+                None,
+                NOMBRE_DE_JOUEURS
+                % {"min": preset.min_players, "max": preset.max_players, "count": len(names)},
+            )
+        return cleaned
+
+
+class DonneForm(forms.Form):
+    """One donne: the winner, the way he won, and each loser's hand (cards or points)."""
+
+    def __init__(self, *args: Any, preset: str, joueurs: list[Joueur], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.preset = get_preset(preset)
+        self.joueurs = joueurs
+        choices = [(str(j.pk), j.name) for j in joueurs]
+        if self.preset.talon_epuise:
+            choices.append((TALON_EPUISE, gettext("Personne (talon épuisé)")))
+        self.fields["winner"] = forms.ChoiceField(
+            label=_("Gagnant"),
+            choices=choices,
+            widget=forms.RadioSelect,
+            error_messages={"required": GAGNANT_REQUIS},
+        )
+        self.fields["win"] = forms.ChoiceField(
+            label=_("Gagné par"),
+            choices=[(k, gettext(v)) for k, v in self.preset.win_types.items()],
+            initial=self.preset.default_win,
+            widget=forms.RadioSelect,
+            required=False,
+        )
+        for j in joueurs:
+            self.fields[f"points_{j.pk}"] = forms.IntegerField(
+                label=_("Points"),
+                min_value=0,
+                max_value=MAX_POINTS,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+            )
+            self.fields[f"cartes_{j.pk}"] = forms.CharField(
+                label=_("Cartes"), max_length=200, required=False
+            )
+            self.fields[f"jokers_{j.pk}"] = forms.IntegerField(
+                label=_("Jokers en main"),
+                min_value=0,
+                max_value=self.preset.deck_jokers,
+                initial=0,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+    @property
+    def joker_choices(self) -> range:
+        return range(self.preset.deck_jokers + 1)
+
+    @property
+    def card_keys(self) -> list[tuple[str, str]]:
+        """The card picker's keys, with the French letters a French table reads."""
+        return [(FRENCH.get(rank, rank), FRENCH.get(rank, rank)) for rank in RANKS]
+
+    def player_fields(self) -> list[tuple[Joueur, Any, Any, Any]]:
+        return [
+            (j, self[f"points_{j.pk}"], self[f"cartes_{j.pk}"], self[f"jokers_{j.pk}"])
+            for j in self.joueurs
+        ]
+
+    def field_for(self, player: str | None) -> str | None:
+        joueur = next((j for j in self.joueurs if j.name == player), None)
+        return f"points_{joueur.pk}" if joueur else None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        winner_key = cleaned.get("winner")
+        if winner_key is None:
+            return cleaned
+        talon = winner_key == TALON_EPUISE
+        winner = None if talon else next(j for j in self.joueurs if str(j.pk) == winner_key)
+        cleaned["winner_joueur"] = winner
+        cleaned["win"] = TALON_EPUISE if talon else cleaned.get("win") or self.preset.default_win
+        hands: dict[Joueur, dict[str, Any]] = {}
+        for j in self.joueurs:
+            if j == winner:
+                continue
+            hand = self._hand(j, cleaned)
+            if hand is not None:
+                hands[j] = hand
+        cleaned["hands"] = hands
+        return cleaned
+
+    def _hand(self, joueur: Joueur, cleaned: dict[str, Any]) -> dict[str, Any] | None:
+        points = cleaned.get(f"points_{joueur.pk}")
+        jokers = cleaned.get(f"jokers_{joueur.pk}") or 0
+        text = cleaned.get(f"cartes_{joueur.pk}", "")
+        if text.strip():
+            try:
+                cards = [parse_card(card) for card in text.replace(",", " ").split()]
+            except RamiError as err:
+                self.add_error(f"cartes_{joueur.pk}", gettext(err.template) % err.params)
+                return None
+            return {"cards": cards, "jokers": jokers}
+        if points is not None:
+            return {"points": points, "jokers": jokers}
+        if jokers:
+            return {"cards": [], "jokers": jokers}
+        if f"points_{joueur.pk}" not in self.errors:
+            self.add_error(f"points_{joueur.pk}", MAIN_MANQUANTE % {"name": joueur.name})
+        return None

@@ -1,0 +1,185 @@
+"""The marque as the pages show it: rows, cells and the scoreboard, built from the engine's
+replay. Nothing here computes a total; it only arranges what games.scoring returned."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from games.models import Donne, Joueur
+from games.money import from_centimes
+from games.scoring import Replay, get_preset
+from games.selectors import PartieData
+
+STATUS_LABELS = {
+    "en_course": "en course",
+    "declined": "éliminé",
+    "definitive_exclusion": "exclu",
+}
+
+
+@dataclass
+class Cell:
+    points: int | None = None  # None: the player was out of the donne
+    total: int | None = None
+    framed: bool = False  # RULES.md §1: totals at or over the seuil are framed
+    crossed_at: int | None = None
+    rachat_number: int | None = None
+    restart: int | None = None
+    eliminated: str = ""  # declined | definitive_exclusion
+    winner: bool = False
+    explanation: str = ""
+
+
+@dataclass
+class Row:
+    number: int
+    donne: Donne
+    winner: str
+    win_label: str
+    cells: list[Cell]
+    pending: bool = False
+
+
+@dataclass
+class PlayerLine:
+    joueur: Joueur
+    total: int
+    rachats_used: int
+    max_rachats: int
+    status: str  # en_course | declined | definitive_exclusion
+    leader: bool = False
+    pending: bool = False
+
+    @property
+    def dots(self) -> str:
+        # ●●○: rachats used out of those allowed (RULES.md §3.5).
+        return "●" * self.rachats_used + "○" * max(0, self.max_rachats - self.rachats_used)
+
+    @property
+    def status_label(self) -> str:
+        return _(STATUS_LABELS[self.status])
+
+
+@dataclass
+class PendingCard:
+    joueur: Joueur
+    donne: int
+    total: int
+    number: int
+    restart: int
+    price: Decimal
+
+
+@dataclass
+class Marque:
+    data: PartieData
+    result: Replay
+    rows: list[Row]
+    players: list[PlayerLine]
+    pending: list[PendingCard] = field(default_factory=list)
+
+    @property
+    def partie(self):
+        return self.data.partie
+
+    @property
+    def over(self) -> bool:
+        return self.result.over
+
+    @property
+    def can_record(self) -> bool:
+        return not self.result.over and not self.result.pending
+
+    @property
+    def pot(self) -> Decimal:
+        return from_centimes(self.result.final.pot)
+
+    @property
+    def in_race(self) -> list[Joueur]:
+        names = set(self.result.states[-1].in_race) if self.result.states else None
+        return [j for j in self.data.joueurs if names is None or j.name in names]
+
+    @property
+    def winners(self) -> list[str]:
+        return [name for rank, name, _total in self.result.final.ranking if rank == 1]
+
+    @property
+    def ranking(self) -> list[tuple[int, str, int]]:
+        return list(self.result.final.ranking)
+
+    @property
+    def net(self) -> dict[str, Decimal]:
+        return {name: from_centimes(v) for name, v in self.result.final.net.items()}
+
+
+def build_marque(data: PartieData, result: Replay) -> Marque:
+    preset = get_preset(data.partie.preset)
+    labels = preset.all_win_types()
+    max_rachats = result.config.max_rachats if preset.has_elimination else 0
+    rows = []
+    out: dict[str, str] = {}  # name: reason, as the donnes eliminate players
+    for state, donne in zip(result.states, data.donnes, strict=False):
+        out.update(state.eliminated)
+        cells = []
+        for j in data.joueurs:
+            name = j.name
+            if name not in state.points:
+                cells.append(Cell())
+                continue
+            info = state.rachats.get(name)
+            cells.append(
+                Cell(
+                    points=state.points[name],
+                    total=state.totals[name],
+                    framed=name in state.crossings,
+                    crossed_at=state.totals_before_rachat[name] if info else None,
+                    rachat_number=info.number if info else None,
+                    restart=info.restart if info else None,
+                    eliminated=state.eliminated.get(name, ""),
+                    winner=state.winner == name,
+                    explanation=state.explanations.get(name, ""),
+                )
+            )
+        rows.append(
+            Row(
+                number=state.number,
+                donne=donne,
+                winner=state.winner or "",
+                win_label=_(labels.get(state.win, state.win)),
+                cells=cells,
+                pending=any(p.donne == state.number for p in result.pending),
+            )
+        )
+    last = result.states[-1] if result.states else None
+    leaders = set() if not result.states else {
+        name for rank, name, _total in result.final.ranking if rank == 1
+    }
+    pending_names = {p.player for p in result.pending}
+    players = []
+    for j in data.joueurs:
+        players.append(
+            PlayerLine(
+                joueur=j,
+                total=last.totals[j.name] if last else 0,
+                rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
+                max_rachats=max_rachats,
+                status=out.get(j.name, "en_course"),
+                leader=j.name in leaders,
+                pending=j.name in pending_names,
+            )
+        )
+    pending = [
+        PendingCard(
+            joueur=data.by_name(p.player),
+            donne=p.donne,
+            total=p.total,
+            number=p.number,
+            restart=p.restart,
+            price=from_centimes(p.price),
+        )
+        for p in result.pending
+    ]
+    return Marque(data=data, result=result, rows=rows, players=players, pending=pending)

@@ -1,0 +1,114 @@
+"""Reads: load a partie in a fixed number of queries and replay it through the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.models import Donne, Joueur, Partie
+from games.money import to_centimes
+from games.scoring import Replay, replay
+
+
+@dataclass
+class PartieData:
+    """A partie with everything the engine needs, loaded once."""
+
+    partie: Partie
+    joueurs: list[Joueur]
+    donnes: list[Donne]
+
+    @property
+    def names(self) -> list[str]:
+        return [j.name for j in self.joueurs]
+
+    def by_name(self, name: str) -> Joueur:
+        return next(j for j in self.joueurs if j.name == name)
+
+    def inputs(self) -> list[dict[str, Any]]:
+        return [donne_input(d) for d in self.donnes]
+
+    def replay(self, inputs: list[dict[str, Any]] | None = None, *, ended: bool | None = None):
+        """Lenient replay (the web flow decides rachats after saving a donne)."""
+        return replay(
+            self.partie.preset,
+            self.names,
+            self.inputs() if inputs is None else inputs,
+            partie_config(self.partie),
+            lenient=True,
+            ended=self.partie.ended if ended is None else ended,
+        )
+
+
+def partie_load(partie: Partie) -> PartieData:
+    """Three queries whatever the number of donnes: players, donnes, then hands and rachats."""
+    joueurs = list(partie.joueurs.all())
+    by_id = {j.pk: j for j in joueurs}
+    if "donnes" in getattr(partie, "_prefetched_objects_cache", {}):
+        donnes = list(partie.donnes.all())  # parties_with_donnes() already loaded them
+    else:
+        donnes = list(partie.donnes.prefetch_related("mains", "rachats"))
+    # Attach the players we already have instead of letting each relation query again.
+    for donne in donnes:
+        donne.partie = partie
+        donne.winner = by_id.get(donne.winner_id)
+        for main in donne.mains.all():
+            main.joueur = by_id[main.joueur_id]
+        for rachat in donne.rachats.all():
+            rachat.joueur = by_id[rachat.joueur_id]
+    return PartieData(partie=partie, joueurs=joueurs, donnes=donnes)
+
+
+def parties_with_donnes(owner) -> list[Partie]:
+    """An account's parties with everything partie_load needs: five queries in all."""
+    return list(
+        Partie.objects.filter(owner=owner).prefetch_related(
+            "joueurs", "donnes__mains", "donnes__rachats"
+        )
+    )
+
+
+def partie_replay(partie: Partie) -> tuple[PartieData, Replay]:
+    data = partie_load(partie)
+    return data, data.replay()
+
+
+def partie_config(partie: Partie) -> dict[str, Any]:
+    """The table options of a partie, in the engine's terms (money in centimes)."""
+    prices = [partie.prix_rachat, partie.prix_rachat_2, partie.prix_rachat_3]
+    if partie.prix_rachat_2 is None and partie.prix_rachat_3 is None:
+        prix: int | list[int] = to_centimes(partie.prix_rachat)
+    else:
+        # RULES.md R11: an empty later price repeats the one before it.
+        filled: list[int] = []
+        for price in prices:
+            filled.append(to_centimes(price) if price is not None else filled[-1])
+        prix = filled
+    return {
+        "prix_rachat": prix,
+        "mise_initiale": to_centimes(partie.mise_initiale),
+        "valeur_point": to_centimes(partie.valeur_point),
+        "reglement": partie.reglement,
+        "threshold": partie.seuil,
+        "inclusive": partie.seuil_inclusif,
+        "max_rachats": partie.max_rachats,
+        "fixed_manches": partie.nombre_manches,
+        "target": partie.objectif,
+        "target_inclusive": partie.objectif_inclusif,
+    }
+
+
+def donne_input(donne: Donne) -> dict[str, Any]:
+    """A stored donne as the engine's input (RULES.md §1)."""
+    hands = {}
+    for main in donne.mains.all():
+        if main.points is not None:
+            hands[main.joueur.name] = {"points": main.points, "jokers": main.jokers}
+        else:
+            hands[main.joueur.name] = {"cards": main.cards.split(), "jokers": main.jokers}
+    return {
+        "winner": donne.winner.name if donne.winner else None,
+        "win": donne.win,
+        "hands": hands,
+        "rachat": {r.joueur.name: r.accepted for r in donne.rachats.all()},
+    }
