@@ -9,7 +9,7 @@ from typing import Literal
 from .errors import N_, RamiError
 
 TALON_EPUISE = "talon_epuise"
-TALON_EPUISE_LABEL = N_("Talon épuisé (tout le monde compte)")
+TALON_EPUISE_LABEL = N_("Talon épuisé")
 
 # RULES.md §1: English letters in the engine; A 11, figures 10, pips at face value (R22).
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -162,3 +162,17 @@ def get_preset(key: str | Preset) -> Preset:
         return PRESETS[key]
     except (KeyError, TypeError):
         raise RamiError("preset_inconnu", preset=key) from None
+
+
+# Labels the marque shows for why the partie ended and why a player left it (RULES.md §2).
+END_REASONS: dict[str, str] = {
+    "last_standing": N_("un seul joueur reste en course"),
+    "fixed_manches": N_("dernière manche jouée"),
+    "all_crossed": N_("tous les joueurs ont franchi le seuil"),
+    "target_reached": N_("un total a atteint l'objectif"),
+    "manual": N_("partie terminée par la table"),
+}
+ELIMINATION_REASONS: dict[str, str] = {
+    "declined": N_("abandon"),
+    "definitive_exclusion": N_("exclusion définitive"),
+}
