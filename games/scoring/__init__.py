@@ -1,0 +1,35 @@
+"""The scoring engine of ramiscore: pure Python, no Django. The only place that knows the rules."""
+
+from __future__ import annotations
+
+from .config import Config, rachat_price
+from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
+from .errors import MESSAGES, N_, RamiError
+from .hands import Hand, explain_hand, hand_penalty, parse_card
+from .money import Final, settle
+from .presets import PRESETS, TALON_EPUISE, Preset, get_preset
+from .replay import Replay, replay
+
+__all__ = [
+    "MESSAGES",
+    "N_",
+    "PRESETS",
+    "TALON_EPUISE",
+    "Config",
+    "DonneInput",
+    "DonneState",
+    "Final",
+    "Hand",
+    "PendingRachat",
+    "Preset",
+    "RachatInfo",
+    "RamiError",
+    "Replay",
+    "explain_hand",
+    "get_preset",
+    "hand_penalty",
+    "parse_card",
+    "rachat_price",
+    "replay",
+    "settle",
+]

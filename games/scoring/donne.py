@@ -1,0 +1,125 @@
+"""What the table says about one donne (RULES.md §1) and what the engine answers (§2 step 11)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RamiError
+from .hands import Hand
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and value != ""
+
+
+@dataclass(frozen=True)
+class DonneInput:
+    """One donne as entered: ``rachat`` holds the crossers' decisions (True buys back)."""
+
+    winner: str | None
+    win: str
+    hands: dict[str, Hand]
+    rachat: dict[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> DonneInput:
+        if isinstance(data, DonneInput):
+            return data
+        if not isinstance(data, dict):
+            raise RamiError("donne_invalide", detail="une donne s'écrit comme un objet JSON")
+        unknown = set(data) - {"winner", "win", "hands", "rachat"}
+        if unknown:
+            raise RamiError("donne_invalide", detail=f"champ inconnu « {sorted(unknown)[0]} »")
+        winner = data.get("winner")
+        if winner is not None and not _is_name(winner):
+            raise RamiError("donne_invalide", detail="« winner » doit être un nom ou null")
+        win = data.get("win")
+        if not _is_name(win):
+            raise RamiError("donne_invalide", detail="« win » doit nommer le type de gain")
+        hands = data.get("hands", {})
+        rachat = data.get("rachat") or {}
+        if not isinstance(hands, dict) or not isinstance(rachat, dict):
+            raise RamiError("donne_invalide", detail="« hands » et « rachat » sont des objets")
+        parsed: dict[str, Hand] = {}
+        for player, hand in hands.items():
+            try:
+                parsed[player] = Hand.from_dict(hand)
+            except RamiError as err:
+                raise err.at(player=player) from None
+        for player, decision in rachat.items():
+            if not isinstance(decision, bool):
+                raise RamiError("decision_invalide", player=player)
+        return cls(winner=winner, win=win, hands=parsed, rachat=dict(rachat))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "winner": self.winner,
+            "win": self.win,
+            "hands": {p: h.to_dict() for p, h in self.hands.items()},
+        }
+        if self.rachat:
+            data["rachat"] = dict(self.rachat)
+        return data
+
+
+@dataclass(frozen=True)
+class RachatInfo:
+    number: int  # which rachat of this player (1..max_rachats)
+    restart: int  # the reference score he restarts at (RULES.md R6)
+    price: int  # centimes paid into the pot
+
+    def to_dict(self) -> dict[str, int]:
+        return {"number": self.number, "restart": self.restart, "price": self.price}
+
+
+@dataclass(frozen=True)
+class PendingRachat:
+    """A crosser who still has to say whether he buys back (lenient replay only)."""
+
+    donne: int
+    player: str
+    total: int
+    number: int
+    restart: int
+    price: int
+
+
+@dataclass
+class DonneState:
+    """The marque after one donne. ``to_dict`` gives exactly the keys of examples.json."""
+
+    number: int
+    winner: str | None
+    win: str
+    points: dict[str, int]
+    totals_before_rachat: dict[str, int]
+    crossings: dict[str, int]
+    rachats: dict[str, RachatInfo]
+    eliminated: dict[str, str]
+    totals: dict[str, int]
+    in_race: list[str]
+    paid: dict[str, int]
+    partie_over: bool
+    end_reason: str | None
+    crossing_counts: dict[str, int]
+    rachats_used: dict[str, int]
+    pot: int
+    reference: int | None
+    explanations: dict[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "points": dict(self.points),
+            "totals_before_rachat": dict(self.totals_before_rachat),
+            "crossings": dict(self.crossings),
+            "rachats": {p: r.to_dict() for p, r in self.rachats.items()},
+            "eliminated": dict(self.eliminated),
+            "totals": dict(self.totals),
+            "in_race": list(self.in_race),
+            "paid": dict(self.paid),
+            "partie_over": self.partie_over,
+        }
+        if self.partie_over:
+            data["end_reason"] = self.end_reason
+        return data

@@ -1,0 +1,125 @@
+"""The one exception of the scoring engine, with stable codes and French messages.
+
+Messages are module-level templates marked with ``N_`` (a no-op, like ``gettext_noop``) so
+``makemessages --keyword=N_`` finds them while this package never imports Django. The web
+interface translates ``err.template`` and formats it with ``err.params``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext_noop style marker
+    return message
+
+
+DONNE_PREFIX = N_("Donne %(donne)s : %(message)s")
+
+MESSAGES: dict[str, str] = {
+    # Configuration and players.
+    "preset_inconnu": N_("Le jeu « %(preset)s » n'existe pas."),
+    "option_invalide": N_("Option « %(option)s » invalide : %(detail)s"),
+    "nombre_de_joueurs": N_(
+        "Ce jeu se joue de %(min)s à %(max)s joueurs ; la table en compte %(count)s."
+    ),
+    "joueurs_en_double": N_("Le joueur %(player)s apparaît deux fois à la table."),
+    "nom_invalide": N_("Chaque joueur doit avoir un nom."),
+    "joueur_inconnu": N_("%(player)s ne joue pas à cette table."),
+    # Hands.
+    "carte_inconnue": N_("La carte « %(card)s » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
+    "points_invalides": N_("Le total de la main de %(player)s doit être un nombre entier positif."),
+    "jokers_invalides": N_("Le nombre de jokers de %(player)s doit être un entier positif."),
+    "main_invalide": N_("La main de %(player)s est illisible : %(detail)s"),
+    "main_vide": N_("La main de %(player)s est vide : un perdant garde au moins une carte."),
+    "trop_de_jokers": N_("La main de %(player)s a %(jokers)s jokers ; ce jeu n'en a que %(max)s."),
+    "trop_de_cartes_de_meme_rang": N_(
+        "La main de %(player)s a %(count)s cartes « %(card)s » ; ce jeu n'en a que %(max)s."
+    ),
+    "type_de_gain_inconnu": N_("« %(win)s » n'est pas une façon de gagner à ce jeu."),
+    # Donnes.
+    "donne_invalide": N_("Donne illisible : %(detail)s"),
+    "talon_epuise_non_compte": N_(
+        "À ce jeu, un talon épuisé se reforme avec la défausse : la donne continue et "
+        "quelqu'un finit par la gagner."
+    ),
+    "gagnant_manquant": N_("Indiquez qui a gagné la donne."),
+    "gagnant_inattendu": N_(
+        "Talon épuisé : personne ne gagne la donne, %(player)s ne peut pas être gagnant."
+    ),
+    "gagnant_hors_course": N_("%(player)s est éliminé et ne peut pas gagner la donne."),
+    "main_en_trop": N_("%(player)s ne doit pas avoir de main dans cette donne (%(reason)s)."),
+    "mains_incompletes": N_("Il manque la main de %(player)s."),
+    "partie_terminee": N_("La partie est terminée : on ne peut plus ajouter de donne."),
+    # Rachats.
+    "decision_invalide": N_("Le rachat de %(player)s doit être oui ou non."),
+    "decision_manquante": N_(
+        "%(player)s a atteint %(total)s : se rachète-t-il (il repart à %(restart)s) "
+        "ou abandonne-t-il ?"
+    ),
+    "pas_de_rachat": N_("%(player)s n'a pas franchi le seuil : il n'y a pas de rachat à décider."),
+    "pas_de_rachat_apres_la_derniere_manche": N_(
+        "C'était la dernière manche : %(player)s ne se rachète pas, il est classé à son total."
+    ),
+    "pas_de_reference": N_(
+        "Tous les joueurs ont franchi le seuil : personne ne peut se racheter, la partie est finie."
+    ),
+    "rachat_impossible": N_(
+        "%(player)s a franchi le seuil pour la %(crossing)se fois : il est définitivement exclu, "
+        "sans rachat possible."
+    ),
+    # Records (CLI and import).
+    "enregistrement_invalide": N_("Fichier de partie illisible : %(detail)s"),
+}
+
+
+class RamiError(ValueError):
+    """A refused input: ``code`` is stable, ``message`` is the French text for a player."""
+
+    def __init__(
+        self, code: str, donne: int | None = None, player: str | None = None, **params: Any
+    ) -> None:
+        if code not in MESSAGES:
+            raise KeyError(f"unknown RamiError code {code!r}")
+        self.code = code
+        self.donne = donne
+        self.player = player
+        self.extra = params
+        super().__init__(self.message)
+
+    @property
+    def template(self) -> str:
+        return MESSAGES[self.code]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        # A hand checked on its own has no player yet: "La main de ce joueur …".
+        player = self.player if self.player is not None else "ce joueur"
+        return {"player": player, "donne": self.donne, **self.extra}
+
+    @property
+    def message(self) -> str:
+        text = self.template % self.params
+        if self.donne is not None:
+            return DONNE_PREFIX % {"donne": self.donne, "message": text}
+        return text
+
+    def at(self, donne: int | None = None, player: str | None = None) -> RamiError:
+        """Fill in the donne and the player when the raiser did not know them."""
+        if self.donne is None:
+            self.donne = donne
+        if self.player is None:
+            self.player = player
+        self.args = (self.message,)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "donne": self.donne,
+            "player": self.player,
+            "message": self.message,
+        }
+
+    def __str__(self) -> str:
+        return self.message

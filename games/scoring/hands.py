@@ -1,0 +1,183 @@
+"""Hands kept by the players at the end of a donne, and what they cost (RULES.md §3 to §6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RamiError
+from .presets import CARD_VALUES, TALON_EPUISE, Preset, get_preset
+
+# RULES.md §1: the French UI letters map R→K, D→Q, V→J.
+_ALIASES = {"R": "K", "D": "Q", "V": "J"}
+
+# RULES.md §3.2: multiplier by (win, jokers kept); two jokers or more is ×4, never ×8.
+_CLASSIQUE_MULTIPLIERS = {"rami": (1, 2, 4), "rami_de_la_main": (2, 4, 4)}
+
+
+def parse_card(card: Any) -> str:
+    """Return the canonical rank of one card (``"R"`` → ``"K"``, ``"10"`` → ``"10"``)."""
+    if isinstance(card, bool) or not isinstance(card, str | int):
+        raise RamiError("carte_inconnue", card=card)
+    rank = str(card).strip().upper()
+    rank = _ALIASES.get(rank, rank)
+    if rank not in CARD_VALUES:
+        raise RamiError("carte_inconnue", card=card)
+    return rank
+
+
+def _non_negative_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Cards kept in hand (ranks, jokers as a count) or, for paper tables, a points total.
+
+    RULES.md §1: with ``points`` the penalty is computed from the sum S of the non-joker cards
+    and the joker count exactly as from cards; only the per-rank deck checks are skipped.
+    """
+
+    cards: tuple[str, ...] | None = ()
+    jokers: int = 0
+    points: int | None = None
+
+    @classmethod
+    def of(cls, cards: str | list[str] | tuple[str, ...] = (), jokers: int = 0) -> Hand:
+        items = cards.split() if isinstance(cards, str) else cards
+        return cls(cards=tuple(parse_card(c) for c in items), jokers=jokers)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Hand:
+        if isinstance(data, Hand):
+            return data
+        if not isinstance(data, dict):
+            raise RamiError("main_invalide", detail='une main s\'écrit {"cards": […], "jokers": n}')
+        unknown = set(data) - {"cards", "jokers", "points"}
+        if unknown:
+            raise RamiError("main_invalide", detail=f"champ inconnu « {sorted(unknown)[0]} »")
+        jokers = data.get("jokers", 0)
+        if not _non_negative_int(jokers):
+            raise RamiError("jokers_invalides")
+        if "points" in data:
+            if "cards" in data:
+                raise RamiError("main_invalide", detail="des cartes ou un total, pas les deux")
+            if not _non_negative_int(data["points"]):
+                raise RamiError("points_invalides")
+            return cls(cards=None, jokers=jokers, points=data["points"])
+        cards = data.get("cards", [])
+        if isinstance(cards, str):
+            cards = cards.split()
+        if not isinstance(cards, list | tuple):
+            raise RamiError("main_invalide", detail="les cartes s'écrivent en liste")
+        return cls(cards=tuple(parse_card(c) for c in cards), jokers=jokers)
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.cards is None:
+            return {"points": self.points, "jokers": self.jokers}
+        return {"cards": list(self.cards), "jokers": self.jokers}
+
+    def card_sum(self) -> int:
+        """S of RULES.md §3.2: the in-hand value of the cards other than jokers."""
+        if self.cards is None:
+            return self.points or 0
+        return sum(CARD_VALUES[c] for c in self.cards)
+
+    def card_values(self) -> list[int]:
+        if self.cards is None:
+            return [self.points or 0]
+        return [CARD_VALUES[c] for c in self.cards]
+
+
+def check_hand(preset: Preset, hand: Hand) -> None:
+    """RULES.md §2 step 1: the hand must fit the deck and hold at least one card or joker."""
+    if hand.jokers < 0:
+        raise RamiError("jokers_invalides")
+    if hand.jokers > preset.deck_jokers:
+        raise RamiError("trop_de_jokers", jokers=hand.jokers, max=preset.deck_jokers)
+    if hand.cards is None:
+        if hand.points is None or hand.points < 0:
+            raise RamiError("points_invalides")
+        if hand.points == 0 and hand.jokers == 0:
+            raise RamiError("main_vide")
+        return
+    if not hand.cards and hand.jokers == 0:
+        raise RamiError("main_vide")
+    counts: dict[str, int] = {}
+    for rank in hand.cards:
+        counts[rank] = counts.get(rank, 0) + 1
+    for rank, count in counts.items():
+        if count > preset.max_same_rank:
+            raise RamiError(
+                "trop_de_cartes_de_meme_rang", card=rank, count=count, max=preset.max_same_rank
+            )
+
+
+def check_win(preset: Preset, win: str) -> None:
+    if win == TALON_EPUISE:
+        if not preset.talon_epuise:
+            # RULES.md §3.4, §4, §5, §6: only rami52_7 scores an exhausted talon.
+            raise RamiError("talon_epuise_non_compte")
+        return
+    if win not in preset.win_types:
+        raise RamiError("type_de_gain_inconnu", win=win)
+
+
+def _classique_multiplier(win: str, jokers: int) -> int:
+    # RULES.md R3: each loser's multiplier depends on his own jokers only.
+    return _CLASSIQUE_MULTIPLIERS[win][min(jokers, 2)]
+
+
+def _penalty(preset: Preset, hand: Hand, win: str) -> int:
+    s = hand.card_sum()
+    if win == TALON_EPUISE:
+        # RULES.md §4: talon épuisé (rami52_7): everybody scores his plain hand sum.
+        return s + preset.joker_value * hand.jokers
+    if win in preset.flat_penalties:
+        # RULES.md R17: a flat 100 or 200 replaces the hand count.
+        return preset.flat_penalties[win]
+    if preset.scoring == "classique":
+        # RULES.md R1/R2: joker counts 10, then the whole hand is multiplied.
+        return (s + preset.joker_value * hand.jokers) * _classique_multiplier(win, hand.jokers)
+    return s + preset.joker_value * hand.jokers + preset.extra_penalties.get(win, 0)
+
+
+def hand_penalty(preset: str | Preset, hand: Hand | dict[str, Any], win: str) -> int:
+    """The points one loser scores for ``hand`` when the donne is won by ``win``."""
+    preset = get_preset(preset)
+    hand = Hand.from_dict(hand)
+    check_win(preset, win)
+    check_hand(preset, hand)
+    return _penalty(preset, hand, win)
+
+
+def _jokers_words(jokers: int) -> str:
+    return "un joker en main" if jokers == 1 else f"{jokers} jokers en main"
+
+
+def explain_hand(preset: str | Preset, hand: Hand | dict[str, Any], win: str) -> str:
+    """The count in words and numbers, e.g. ``(10 + 10 + 2) × 2 = 44 — un joker en main``."""
+    preset = get_preset(preset)
+    hand = Hand.from_dict(hand)
+    total = hand_penalty(preset, hand, win)
+    if win in preset.flat_penalties:
+        return f"{total} — {preset.win_types[win].lower()} (forfait)"
+    terms = [preset.joker_value] * hand.jokers + hand.card_values()
+    base = " + ".join(str(t) for t in terms)
+    grouped = f"({base})" if len(terms) > 1 else base
+    if win == TALON_EPUISE:
+        return f"{base} = {total} — talon épuisé" if len(terms) > 1 else f"{total} — talon épuisé"
+    if preset.scoring == "classique":
+        multiplier = _classique_multiplier(win, hand.jokers)
+        if multiplier == 1:
+            return f"{base} = {total}" if len(terms) > 1 else str(total)
+        reasons = []
+        if win == "rami_de_la_main":
+            reasons.append("rami de la main")
+        if hand.jokers:
+            reasons.append(_jokers_words(hand.jokers))
+        return f"{grouped} × {multiplier} = {total} — {' et '.join(reasons)}"
+    extra = preset.extra_penalties.get(win, 0)
+    if extra:
+        return f"{grouped} + {extra} = {total} — {preset.win_types[win].lower()}"
+    return f"{base} = {total}" if len(terms) > 1 else str(total)

@@ -1,0 +1,137 @@
+"""Final ranking and money of a partie (RULES.md §2 "Final ranking" and "Money", R12, R16, R19)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Config
+
+Ranking = list[tuple[int, str, int]]
+
+
+@dataclass
+class Final:
+    winner: str | list[str]
+    ranking: Ranking
+    pot: int
+    paid: dict[str, int]
+    points_settlement: dict[str, int]
+    net: dict[str, int]
+    provisional: bool = False
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.winner) if isinstance(self.winner, list) else [self.winner]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "ranking": [[rank, name, total] for rank, name, total in self.ranking],
+            "pot": self.pot,
+            "paid": dict(self.paid),
+            "points_settlement": dict(self.points_settlement),
+            "net": dict(self.net),
+        }
+
+    def transfers(self) -> list[tuple[str, str, int]]:
+        return settle(self.net)
+
+
+def rank_players(
+    players: list[str],
+    totals: dict[str, int],
+    in_race: list[str],
+    eliminated_at: dict[str, int],
+) -> Ranking:
+    """Competition ranking: en course by total, then the latest eliminated first (R19)."""
+
+    def key(player: str) -> tuple[int, int, int]:
+        if player in eliminated_at:
+            # RULES.md R19: the later the elimination the better, then the lower total.
+            return (1, -eliminated_at[player], totals[player])
+        return (0, 0, totals[player])
+
+    # sorted() is stable, so inside a tie the seat order is kept (§2 "Final ranking").
+    ordered = sorted(players, key=key)
+    ranking: Ranking = []
+    for index, player in enumerate(ordered):
+        tied = index > 0 and key(player) == key(ordered[index - 1])
+        rank = ranking[-1][0] if tied else index + 1
+        ranking.append((rank, player, totals[player]))
+    return ranking
+
+
+def _split(amount: int, winners: list[str]) -> dict[str, int]:
+    # RULES.md R16: equal shares, the remainder to the earliest seat.
+    share, remainder = divmod(amount, len(winners))
+    shares = dict.fromkeys(winners, share)
+    shares[winners[0]] += remainder
+    return shares
+
+
+def points_settlement(
+    config: Config, players: list[str], totals: dict[str, int], winners: list[str]
+) -> dict[str, int]:
+    settlement = dict.fromkeys(players, 0)
+    value = config.valeur_point
+    if value == 0:
+        return settlement
+    if config.reglement == "croise":
+        # RULES.md R12 "croise": every pair settles its difference.
+        return {p: sum(totals[o] - totals[p] for o in players) * value for p in players}
+    # RULES.md R12 "gagnant": each loser pays his difference to the winner, never a negative due;
+    # R16: against a shared win the due is computed on the common total and split.
+    winning_total = totals[winners[0]]
+    for player in players:
+        if player in winners:
+            continue
+        due = max(0, totals[player] - winning_total) * value
+        settlement[player] -= due
+        for winner, share in _split(due, winners).items():
+            settlement[winner] += share
+    return settlement
+
+
+def compute_final(
+    config: Config,
+    players: list[str],
+    totals: dict[str, int],
+    in_race: list[str],
+    eliminated_at: dict[str, int],
+    paid: dict[str, int],
+    provisional: bool,
+) -> Final:
+    ranking = rank_players(players, totals, in_race, eliminated_at)
+    winners = [name for rank, name, _ in ranking if rank == 1]
+    # RULES.md R11: stakes and every rachat go into the pot, which goes to the winner(s).
+    pot = config.mise_initiale * len(players) + sum(paid.values())
+    shares = _split(pot, winners)
+    settlement = points_settlement(config, players, totals, winners)
+    net = {p: -config.mise_initiale - paid[p] + shares.get(p, 0) + settlement[p] for p in players}
+    return Final(
+        winner=winners[0] if len(winners) == 1 else winners,
+        ranking=ranking,
+        pot=pot,
+        paid=dict(paid),
+        points_settlement=settlement,
+        net=net,
+        provisional=provisional,
+    )
+
+
+def settle(net: dict[str, int]) -> list[tuple[str, str, int]]:
+    """Who pays whom: largest debtor pays largest creditor until every net is settled."""
+    debts = {p: -n for p, n in net.items() if n < 0}
+    credits = {p: n for p, n in net.items() if n > 0}
+    payments: list[tuple[str, str, int]] = []
+    while debts and credits:
+        payer = max(debts, key=lambda p: debts[p])
+        payee = max(credits, key=lambda p: credits[p])
+        amount = min(debts[payer], credits[payee])
+        payments.append((payer, payee, amount))
+        for book, who in ((debts, payer), (credits, payee)):
+            book[who] -= amount
+            if book[who] == 0:
+                del book[who]
+    return payments

@@ -1,0 +1,324 @@
+"""Replay of a partie donne by donne: the algorithm of RULES.md §2."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import Config, rachat_price
+from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
+from .errors import RamiError
+from .hands import _penalty, check_hand, check_win, explain_hand
+from .money import Final, compute_final
+from .presets import TALON_EPUISE, Preset, get_preset
+
+# Why no rachat is possible when the partie ends inside the donne, by end reason.
+_NO_RACHAT_CODES = {
+    "fixed_manches": "pas_de_rachat_apres_la_derniere_manche",
+    "target_reached": "pas_de_rachat_apres_la_derniere_manche",
+    "all_crossed": "pas_de_reference",
+}
+
+
+@dataclass
+class Replay:
+    states: list[DonneState]
+    final: Final | None
+    over: bool
+    end_reason: str | None
+    pending: list[PendingRachat] = field(default_factory=list)
+    stale_decisions: list[tuple[int, str]] = field(default_factory=list)
+    blocked_after: int = 0  # donnes not applied because of pending decisions (lenient)
+
+
+def check_players(preset: Preset, players: list[str]) -> None:
+    if any(not isinstance(p, str) or not p.strip() for p in players):
+        raise RamiError("nom_invalide")
+    seen: set[str] = set()
+    for player in players:
+        if player in seen:
+            raise RamiError("joueurs_en_double", player=player)
+        seen.add(player)
+    if not preset.min_players <= len(players) <= preset.max_players:
+        raise RamiError(
+            "nombre_de_joueurs", min=preset.min_players, max=preset.max_players, count=len(players)
+        )
+
+
+class _Partie:
+    """The running marque; ``apply`` turns one donne into its DonneState."""
+
+    def __init__(self, preset: Preset, players: list[str], config: Config, lenient: bool) -> None:
+        self.preset = preset
+        self.players = list(players)
+        self.config = config
+        self.lenient = lenient
+        self.totals = dict.fromkeys(players, 0)
+        self.in_race = list(players)
+        self.crossing_counts = dict.fromkeys(players, 0)
+        self.rachats_used = dict.fromkeys(players, 0)
+        self.paid = dict.fromkeys(players, 0)
+        self.eliminated_at: dict[str, int] = {}
+        self.pot = config.mise_initiale * len(players)
+        self.over = False
+        self.end_reason: str | None = None
+        self.pending: list[PendingRachat] = []
+        self.stale: list[tuple[int, str]] = []
+
+    # -- step 1 -----------------------------------------------------------------------------
+
+    def _validate(self, number: int, donne: DonneInput) -> None:
+        if self.over:
+            raise RamiError("partie_terminee")
+        check_win(self.preset, donne.win)
+        talon = donne.win == TALON_EPUISE
+        if talon and donne.winner is not None:
+            raise RamiError("gagnant_inattendu", player=donne.winner)
+        if not talon:
+            if donne.winner is None:
+                raise RamiError("gagnant_manquant")
+            self._check_known(donne.winner)
+            if donne.winner not in self.in_race:
+                raise RamiError("gagnant_hors_course", player=donne.winner)
+        for player, hand in donne.hands.items():
+            self._check_known(player)
+            if player not in self.in_race:
+                raise RamiError("main_en_trop", player=player, reason="éliminé")
+            if player == donne.winner:
+                raise RamiError("main_en_trop", player=player, reason="gagnant de la donne")
+            try:
+                check_hand(self.preset, hand)
+            except RamiError as err:
+                raise err.at(player=player) from None
+        for player in self.in_race:
+            if player != donne.winner and player not in donne.hands:
+                raise RamiError("mains_incompletes", player=player)
+        for player, decision in donne.rachat.items():
+            self._check_known(player)
+            if not isinstance(decision, bool):
+                raise RamiError("decision_invalide", player=player)
+
+    def _check_known(self, player: str) -> None:
+        if player not in self.totals:
+            raise RamiError("joueur_inconnu", player=player)
+
+    # -- steps 2 to 4 -------------------------------------------------------------------------
+
+    def _points(self, donne: DonneInput) -> dict[str, int]:
+        points = {}
+        for player in self.in_race:
+            if player == donne.winner:
+                points[player] = self.preset.winner_points[donne.win]
+            else:
+                points[player] = _penalty(self.preset, donne.hands[player], donne.win)
+        return points
+
+    def _explanations(self, donne: DonneInput, points: dict[str, int]) -> dict[str, str]:
+        texts = {p: explain_hand(self.preset, h, donne.win) for p, h in donne.hands.items()}
+        if donne.winner is not None:
+            bonus = points[donne.winner]
+            label = self.preset.win_types[donne.win].lower()
+            texts[donne.winner] = f"{bonus} — {label}" + (" (bonification)" if bonus else "")
+        return {p: texts[p] for p in points}
+
+    def _reached(self, total: int, limit: int, inclusive: bool) -> bool:
+        return total >= limit if inclusive else total > limit
+
+    def _end_before_rachat(self, number: int, crossers: list[str], last: bool) -> str | None:
+        config = self.config
+        if config.target is not None and any(
+            self._reached(self.totals[p], config.target, config.target_inclusive)
+            for p in self.in_race
+        ):
+            # RULES.md R18: the partie ends at the end of the donne where a total reaches 1000.
+            return "target_reached"
+        if config.fixed_manches is not None and number >= config.fixed_manches:
+            # RULES.md R15: no rachat after the last manche; crossers rank by total.
+            return "fixed_manches"
+        if crossers and len(crossers) == len(self.in_race):
+            # RULES.md R10: nobody is left under the seuil, so no reference: lowest total wins.
+            return "all_crossed"
+        return None
+
+    # -- step 5 to 10 --------------------------------------------------------------------------
+
+    def _crossers(self) -> list[str]:
+        config = self.config
+        if config.threshold is None:
+            return []
+        return [
+            p
+            for p in self.in_race
+            if self._reached(self.totals[p], config.threshold, config.inclusive)
+        ]
+
+    def _usable_decisions(
+        self, number: int, donne: DonneInput, crossers: list[str], end_reason: str | None
+    ) -> dict[str, bool]:
+        """Decisions that apply; the others raise (strict) or become stale (lenient)."""
+        usable = {}
+        for player in self.players:
+            if player not in donne.rachat:
+                continue
+            if player not in crossers:
+                code = "pas_de_rachat"
+            elif end_reason is not None:
+                code = _NO_RACHAT_CODES[end_reason]
+            elif self.crossing_counts[player] > self.config.max_rachats:
+                code = "rachat_impossible"
+            else:
+                usable[player] = donne.rachat[player]
+                continue
+            if not self.lenient:
+                raise RamiError(code, player=player, crossing=self.crossing_counts[player])
+            self.stale.append((number, player))
+        return usable
+
+    def _eliminate(self, player: str, number: int) -> None:
+        self.in_race.remove(player)
+        self.eliminated_at[player] = number
+
+    def apply(self, number: int, donne: DonneInput, last: bool, ended: bool) -> DonneState:
+        self._validate(number, donne)
+        points = self._points(donne)
+        for player, value in points.items():
+            self.totals[player] += value
+        before = {p: self.totals[p] for p in self.in_race}
+        crossers = self._crossers()
+        for player in crossers:
+            self.crossing_counts[player] += 1
+        end_reason = self._end_before_rachat(number, crossers, last)
+        decisions = self._usable_decisions(number, donne, crossers, end_reason)
+        reference = None
+        rachats: dict[str, RachatInfo] = {}
+        eliminated: dict[str, str] = {}
+        if crossers and end_reason is None:
+            # RULES.md R6: one reference for every crosser of the donne, taken after the points
+            # and before any rachat, among players en course who did not cross; may be negative.
+            reference = max(before[p] for p in self.in_race if p not in crossers)
+            for player in crossers:
+                self._decide(number, player, reference, decisions, rachats, eliminated, ended)
+        if end_reason is None and not self.pending and len(self.in_race) == 1:
+            # RULES.md R9: the last player en course wins at once, whatever his total.
+            end_reason = "last_standing"
+        if end_reason is None and ended and not self.pending:
+            # RULES.md R21: the table ended the partie by hand after this donne.
+            end_reason = "manual"
+        if end_reason is not None:
+            self.over = True
+            self.end_reason = end_reason
+        return DonneState(
+            number=number,
+            winner=donne.winner,
+            win=donne.win,
+            points=points,
+            totals_before_rachat=before,
+            crossings={p: self.crossing_counts[p] for p in crossers},
+            rachats=rachats,
+            eliminated=eliminated,
+            totals=dict(self.totals),
+            in_race=list(self.in_race),
+            paid=dict(self.paid),
+            partie_over=self.over,
+            end_reason=end_reason,
+            crossing_counts=dict(self.crossing_counts),
+            rachats_used=dict(self.rachats_used),
+            pot=self.pot,
+            reference=reference,
+            explanations=self._explanations(donne, points),
+        )
+
+    def _decide(
+        self,
+        number: int,
+        player: str,
+        reference: int,
+        decisions: dict[str, bool],
+        rachats: dict[str, RachatInfo],
+        eliminated: dict[str, str],
+        ended: bool,
+    ) -> None:
+        crossing = self.crossing_counts[player]
+        if crossing > self.config.max_rachats:
+            # RULES.md R8: beyond max_rachats no choice is offered: exclusion définitive.
+            eliminated[player] = "definitive_exclusion"
+            self._eliminate(player, number)
+            return
+        price = rachat_price(self.config, crossing)
+        if player not in decisions:
+            if ended:
+                # Manual end right after this donne: a rachat would buy nothing (as R15).
+                return
+            if not self.lenient:
+                raise RamiError(
+                    "decision_manquante",
+                    player=player,
+                    total=self.totals[player],
+                    restart=reference,
+                )
+            self.pending.append(
+                PendingRachat(number, player, self.totals[player], crossing, reference, price)
+            )
+            return
+        if decisions[player]:
+            # RULES.md R11: the price goes into the pot; §2 step 9: restart at the reference.
+            rachats[player] = RachatInfo(number=crossing, restart=reference, price=price)
+            self.rachats_used[player] += 1
+            self.paid[player] += price
+            self.pot += price
+            self.totals[player] = reference
+        else:
+            eliminated[player] = "declined"
+            self._eliminate(player, number)
+
+    def final(self) -> Final:
+        return compute_final(
+            self.config,
+            self.players,
+            self.totals,
+            self.in_race,
+            self.eliminated_at,
+            self.paid,
+            provisional=not self.over,
+        )
+
+
+def replay(
+    preset: str | Preset,
+    players: list[str],
+    donnes: list[DonneInput | dict[str, Any]],
+    config: dict[str, Any] | Config | None = None,
+    *,
+    lenient: bool = False,
+    ended: bool = False,
+) -> Replay:
+    """Apply every donne in order and return the marque, the ranking and the money."""
+    preset = get_preset(preset)
+    config = Config.for_preset(preset, config)
+    players = list(players)
+    check_players(preset, players)
+    partie = _Partie(preset, players, config, lenient)
+    states: list[DonneState] = []
+    blocked_after = 0
+    for number, raw in enumerate(donnes, start=1):
+        last = number == len(donnes)
+        try:
+            donne = DonneInput.from_dict(raw)
+            states.append(partie.apply(number, donne, last, ended and last))
+        except RamiError as err:
+            raise err.at(donne=number) from None
+        if partie.pending:
+            # Lenient: stop at the first donne whose crossers have not all decided.
+            blocked_after = len(donnes) - number
+            break
+    if ended and not donnes:
+        partie.over, partie.end_reason = True, "manual"
+    return Replay(
+        states=states,
+        final=partie.final(),
+        over=partie.over,
+        end_reason=partie.end_reason,
+        pending=list(partie.pending),
+        stale_decisions=list(partie.stale),
+        blocked_after=blocked_after,
+    )
