@@ -11,7 +11,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Joueur, Partie
-from games.scoring import PRESETS, RANKS, TALON_EPUISE, RamiError, get_preset, parse_card
+from games.scoring import PRESETS, TALON_EPUISE, RamiError, get_preset, parse_card
+from games.scoring.presets import RANKS
 
 NOM_REQUIS = _("Donnez un nom à chaque joueur.")
 NOM_EN_DOUBLE = _("Deux joueurs s'appellent « %(name)s » : distinguez-les (Anne B., Anne C.).")

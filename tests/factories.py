@@ -1,0 +1,50 @@
+"""A small named cast for the tests: alice owns the parties, bob is another account."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from games import services
+from games.models import Partie
+
+
+def make_user(username: str = "alice") -> User:
+    return User.objects.create_user(username=username, password="cartes-sur-table")
+
+
+def make_partie(
+    owner: User, joueurs: list[str] | None = None, preset: str = "classique", **options: Any
+) -> Partie:
+    return services.partie_create(
+        owner=owner,
+        name=options.pop("name", "Mardi soir"),
+        preset=preset,
+        joueurs=joueurs or ["Alice", "Bruno", "Chloé"],
+        **options,
+    )
+
+
+def hand(cards: str = "", jokers: int = 0, points: int | None = None) -> dict[str, Any]:
+    if points is not None:
+        return {"points": points, "jokers": jokers}
+    return {"cards": cards.split(), "jokers": jokers}
+
+
+def play(partie: Partie, winner: str | None, win: str, **hands: dict[str, Any]):
+    """Record a donne by player names: play(p, "Alice", "rami", Bruno=hand("K Q 5"))."""
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    return services.donne_create(
+        partie=partie,
+        winner=joueurs[winner] if winner else None,
+        win=win,
+        hands={joueurs[name.replace("_", " ")]: h for name, h in hands.items()},
+    )
+
+
+def decide(partie: Partie, name: str, accepted: bool) -> None:
+    services.rachat_decide(partie=partie, joueur=partie.joueurs.get(name=name), accepted=accepted)
+
+

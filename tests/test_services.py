@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from games import services
+from games.errors import PartieError
+from games.models import Donne, Main, Partie, Rachat
+from games.selectors import partie_replay
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+
+
+def totals(partie: Partie) -> dict[str, int]:
+    _data, result = partie_replay(partie)
+    return result.states[-1].totals
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def p1(alice) -> Partie:
+    """examples.json P1 up to Bruno's crossing at donne 3 (before his decision)."""
+    partie = make_partie(
+        alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00")
+    )
+    play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
+    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
+    play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
+    return partie
+
+
+def test_it_records_donnes_and_replays_the_totals(p1) -> None:
+    assert Donne.objects.filter(partie=p1).count() == 3
+    # Bruno: 25 + 34 + (10+10+9+10)×2 = 137, waiting for his decision (RULES.md R5).
+    assert totals(p1) == {"Alice": -23, "Bruno": 137, "Chloé": 27}
+    _data, result = partie_replay(p1)
+    [pending] = result.pending
+    assert (pending.player, pending.total, pending.number, pending.restart, pending.price) == (
+        "Bruno",
+        137,
+        1,
+        27,
+        200,
+    )
+
+
+def test_it_refuses_a_new_donne_while_a_decision_is_pending(p1) -> None:
+    with pytest.raises(PartieError) as err:
+        play(p1, "Alice", "rami", Bruno=hand("2"), Chloé=hand("3"))
+    assert err.value.code == "decision_en_attente"
+    assert Donne.objects.filter(partie=p1).count() == 3
+
+
+def test_a_rachat_restarts_at_the_reference_score(p1) -> None:
+    decide(p1, "Bruno", True)
+    assert totals(p1) == {"Alice": -23, "Bruno": 27, "Chloé": 27}
+    assert Rachat.objects.get().accepted is True
+
+
+def test_declining_eliminates_and_the_last_standing_wins(p1) -> None:
+    decide(p1, "Bruno", True)
+    play(p1, "Bruno", "rami", Alice=hand("K Q J"), Chloé=hand("A A K K"))
+    play(p1, "Alice", "rami", Bruno=hand("8 8 8"), Chloé=hand("K Q J 3"))
+    decide(p1, "Chloé", False)
+    play(p1, "Bruno", "rami_de_la_main", Alice=hand("9", jokers=1))
+    play(p1, "Alice", "rami", Bruno=hand("K Q J 10", jokers=1))
+    decide(p1, "Bruno", False)
+    _data, result = partie_replay(p1)
+    assert result.over and result.end_reason == "last_standing"
+    assert result.final.to_dict()["net"] == {"Alice": 400, "Bruno": -300, "Chloé": -100}
+
+
+def test_a_wrong_hand_saves_nothing_and_names_the_player(p1) -> None:
+    decide(p1, "Bruno", True)
+    with pytest.raises(PartieError) as err:
+        play(p1, "Alice", "rami", Bruno=hand("K", jokers=5), Chloé=hand("2"))
+    assert err.value.code == "trop_de_jokers"
+    assert err.value.player == "Bruno"
+    assert "Donne 4" in err.value.message
+    assert Donne.objects.filter(partie=p1).count() == 3
+    assert Main.objects.filter(donne__partie=p1).count() == 6
+
+
+def test_editing_an_old_donne_replays_and_drops_decisions_that_no_longer_apply(p1) -> None:
+    decide(p1, "Bruno", True)
+    donne3 = p1.donnes.get(number=3)
+    joueurs = {j.name: j for j in p1.joueurs.all()}
+    change = services.donne_update(
+        donne=donne3,
+        winner=joueurs["Chloé"],
+        win="rami",
+        hands={joueurs["Alice"]: hand("5 2"), joueurs["Bruno"]: hand("Q J 9")},
+    )
+    # Without the joker Bruno scores 29: 59 + 29 = 88, no crossing, so no rachat.
+    assert change.removed_decisions == [(3, "Bruno")]
+    assert change.totals == {"Bruno": (27, 88)}
+    assert totals(p1) == {"Alice": -23, "Bruno": 88, "Chloé": 27}
+    assert not Rachat.objects.exists()
+
+
+def test_an_edit_that_makes_a_new_crossing_asks_for_it(p1) -> None:
+    decide(p1, "Bruno", True)
+    play(p1, "Bruno", "rami", Alice=hand("K Q J"), Chloé=hand("A A K K"))
+    donne1 = p1.donnes.get(number=1)
+    joueurs = {j.name: j for j in p1.joueurs.all()}
+    change = services.donne_update(
+        donne=donne1,
+        winner=joueurs["Alice"],
+        win="rami",
+        hands={joueurs["Bruno"]: hand("K Q 5"), joueurs["Chloé"]: hand(points=80)},
+    )
+    # Chloé: 80 + 20 = 100 at donne 2 (RULES.md R4: exactly 100 crosses).
+    assert change.pending == ["Chloé"]
+
+
+def test_deleting_a_donne_renumbers_the_later_ones(p1) -> None:
+    decide(p1, "Bruno", True)
+    services.donne_delete(donne=p1.donnes.get(number=1))
+    assert list(p1.donnes.values_list("number", flat=True)) == [1, 2]
+    # Bruno: 34 + 78 = 112 crosses again at donne 2; his decision still applies and he
+    # restarts at Chloé's 20 − 10 = 10 (RULES.md R6).
+    assert totals(p1) == {"Alice": -13, "Bruno": 10, "Chloé": 10}
+
+
+def test_undoing_the_last_donne(p1) -> None:
+    services.donne_delete(donne=p1.donnes.get(number=3))
+    assert totals(p1) == {"Alice": -30, "Bruno": 59, "Chloé": 37}
+
+
+def test_a_partie_can_be_ended_by_hand_and_reopened(alice) -> None:
+    partie = make_partie(alice)
+    play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    partie = services.partie_close(partie=partie)
+    _data, result = partie_replay(partie)
+    assert result.over and result.end_reason == "manual"
+    assert result.final.to_dict()["winner"] == "Alice"
+    with pytest.raises(PartieError):
+        play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    partie = services.partie_reopen(partie=partie)
+    play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    assert totals(partie) == {"Alice": -20, "Bruno": 20, "Chloé": 4}
+
+
+def test_partie_create_refuses_too_many_players(alice) -> None:
+    with pytest.raises(PartieError) as err:
+        make_partie(alice, joueurs=["A", "B", "C", "D", "E", "F", "G"])
+    assert err.value.code == "nombre_de_joueurs"
+    assert not Partie.objects.exists()
