@@ -16,7 +16,9 @@ from games.scoring.presets import RANKS
 
 NOM_REQUIS = _("Donnez un nom à chaque joueur.")
 NOM_EN_DOUBLE = _("Deux joueurs s'appellent « %(name)s » : distinguez-les (Anne B., Anne C.).")
-NOMBRE_DE_JOUEURS = _("Ce jeu se joue de %(min)s à %(max)s joueurs ; vous en avez inscrit %(count)s.")
+NOMBRE_DE_JOUEURS = _(
+    "Ce jeu se joue de %(min)s à %(max)s joueurs ; vous en avez inscrit %(count)s."
+)
 MAIN_MANQUANTE = _("Indiquez les points de %(name)s, ou touchez ses cartes.")
 GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
 FRENCH = {"K": "R", "Q": "D", "J": "V"}
@@ -73,8 +75,13 @@ class PartieForm(forms.ModelForm):
         self.fields["name"].help_text = _("Par défaut, la date du jour.")
         self.fields["preset"].widget = forms.RadioSelect(choices=self.fields["preset"].choices[1:])
         self.fields["preset"].initial = "classique"
-        for name in ("mise_initiale", "prix_rachat", "valeur_point", "prix_rachat_2",
-                     "prix_rachat_3"):
+        for name in (
+            "mise_initiale",
+            "prix_rachat",
+            "valeur_point",
+            "prix_rachat_2",
+            "prix_rachat_3",
+        ):
             self.fields[name].widget.attrs.update(inputmode="decimal", step="0.01")
         for name in ("seuil", "max_rachats", "nombre_manches", "objectif"):
             self.fields[name].widget.attrs.update(inputmode="numeric")
@@ -88,7 +95,7 @@ class PartieForm(forms.ModelForm):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         return name or gettext("Partie du %(date)s") % {
-            "date": date_format(timezone.localdate(), "j F Y")
+            "date": date_format(timezone.localdate(), "d/m/Y")
         }
 
     def clean(self) -> dict[str, Any]:

@@ -155,9 +155,11 @@ def build_marque(data: PartieData, result: Replay) -> Marque:
             )
         )
     last = result.states[-1] if result.states else None
-    leaders = set() if not result.states else {
-        name for rank, name, _total in result.final.ranking if rank == 1
-    }
+    leaders = (
+        set()
+        if not result.states
+        else {name for rank, name, _total in result.final.ranking if rank == 1}
+    )
     pending_names = {p.player for p in result.pending}
     players = []
     for j in data.joueurs:

@@ -172,9 +172,7 @@ def rachat_decide(*, partie: Partie, joueur: Joueur, accepted: bool) -> Rachat:
     current = _replay(data, inputs, ended=data.partie.ended)
     pending = next((p for p in current.pending if p.player == joueur.name), None)
     if pending is None:
-        raise PartieError(
-            errors.PAS_DE_DECISION % {"player": joueur.name}, code="pas_de_rachat"
-        )
+        raise PartieError(errors.PAS_DE_DECISION % {"player": joueur.name}, code="pas_de_rachat")
     inputs[pending.donne - 1]["rachat"][joueur.name] = accepted
     # Declining can make later donnes impossible (he won one of them): the engine says so.
     _replay(data, inputs, ended=data.partie.ended)

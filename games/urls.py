@@ -1,13 +1,25 @@
 from __future__ import annotations
 
-from django.urls import include, path
+from django.contrib.auth import views as auth_views
+from django.urls import path
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("comptes/inscription/", views.signup, name="signup"),
-    path("comptes/", include("django.contrib.auth.urls")),
+    path("comptes/connexion/", auth_views.LoginView.as_view(), name="login"),
+    path("comptes/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "comptes/mot-de-passe/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "comptes/mot-de-passe/change/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("parties/nouvelle/", views.partie_new, name="partie_new"),
     path("parties/<int:pk>/", views.partie_detail, name="partie_detail"),
     path("parties/<int:pk>/donnes/", views.donne_create, name="donne_create"),
@@ -18,9 +30,7 @@ urlpatterns = [
         views.donne_delete,
         name="donne_delete",
     ),
-    path(
-        "parties/<int:pk>/rachats/<int:joueur_pk>/", views.rachat_decide, name="rachat_decide"
-    ),
+    path("parties/<int:pk>/rachats/<int:joueur_pk>/", views.rachat_decide, name="rachat_decide"),
     path("parties/<int:pk>/terminer/", views.partie_close, name="partie_close"),
     path("parties/<int:pk>/rouvrir/", views.partie_reopen, name="partie_reopen"),
 ]

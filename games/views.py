@@ -43,8 +43,9 @@ def _donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> Don
     return DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
 
 
-def _render_partie(request: HttpRequest, marque: Marque, form: DonneForm | None = None,
-                   *, status: int = 200) -> HttpResponse:
+def _render_partie(
+    request: HttpRequest, marque: Marque, form: DonneForm | None = None, *, status: int = 200
+) -> HttpResponse:
     context = {
         "partie": marque.partie,
         "marque": marque,
@@ -92,7 +93,8 @@ def home(request: HttpRequest) -> HttpResponse:
         parties.append(_marque(partie))
     en_cours = [m for m in parties if not m.over]
     finies = [m for m in parties if m.over]
-    return render(request, "games/home.html", {"en_cours": en_cours, "finies": finies})
+    lists = [(_("En cours"), en_cours), (_("Terminées"), finies)]
+    return render(request, "games/home.html", {"lists": lists})
 
 
 @require_http_methods(["GET", "POST"])
@@ -221,8 +223,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 def _initial(donne: Donne) -> dict[str, str]:
     """A stored donne as form data, so the edit form starts from what was recorded."""
-    data = {"winner": str(donne.winner_id) if donne.winner_id else "talon_epuise",
-            "win": donne.win}
+    data = {"winner": str(donne.winner_id) if donne.winner_id else "talon_epuise", "win": donne.win}
     for main in donne.mains.all():
         data[f"jokers_{main.joueur_id}"] = str(main.jokers)
         if main.points is not None:
@@ -259,9 +260,7 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
         try:
-            services.rachat_decide(
-                partie=partie, joueur=joueur, accepted=decision == "racheter"
-            )
+            services.rachat_decide(partie=partie, joueur=joueur, accepted=decision == "racheter")
         except PartieError as err:
             messages.error(request, err.message)
     if request.htmx:

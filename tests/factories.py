@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -46,5 +45,3 @@ def play(partie: Partie, winner: str | None, win: str, **hands: dict[str, Any]):
 
 def decide(partie: Partie, name: str, accepted: bool) -> None:
     services.rachat_decide(partie=partie, joueur=partie.joueurs.get(name=name), accepted=accepted)
-
-

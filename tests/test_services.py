@@ -26,9 +26,7 @@ def alice():
 @pytest.fixture
 def p1(alice) -> Partie:
     """examples.json P1 up to Bruno's crossing at donne 3 (before his decision)."""
-    partie = make_partie(
-        alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00")
-    )
+    partie = make_partie(alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00"))
     play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
     play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
     play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
