@@ -18,15 +18,26 @@ DEJA_FINIE = _("La partie est déjà terminée.")
 class PartieError(Exception):
     """A write refused with a French message; ``player`` names the field it belongs to."""
 
-    def __init__(self, message: str, *, code: str = "", player: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "",
+        player: str | None = None,
+        donne: int | None = None,
+        detail: str = "",
+    ) -> None:
         super().__init__(message)
         self.message = str(message)
         self.code = code
         self.player = player
+        self.donne = donne
+        self.detail = detail or self.message  # without the "Donne 7 :" prefix
 
     @classmethod
     def from_rami(cls, err: RamiError) -> PartieError:
-        text = gettext(err.template) % err.params
+        detail = gettext(err.template) % err.params
+        text = detail
         if err.donne is not None:
-            text = gettext(DONNE_PREFIX) % {"donne": err.donne, "message": text}
-        return cls(text, code=err.code, player=err.player)
+            text = gettext(DONNE_PREFIX) % {"donne": err.donne, "message": detail}
+        return cls(text, code=err.code, player=err.player, donne=err.donne, detail=detail)

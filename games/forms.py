@@ -20,6 +20,7 @@ NOMBRE_DE_JOUEURS = _(
     "Ce jeu se joue de %(min)s à %(max)s joueurs ; vous en avez inscrit %(count)s."
 )
 MAIN_MANQUANTE = _("Indiquez les points de %(name)s, ou touchez ses cartes.")
+JOKERS_MAX = _("Ce jeu n'a que %(limit_value)s jokers.")
 GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
 FRENCH = {"K": "R", "Q": "D", "J": "V"}
 MAX_POINTS = 5000  # a hand of 13 cards and 4 jokers at ×4 stays far below this
@@ -157,6 +158,7 @@ class DonneForm(forms.Form):
                 label=_("Jokers en main"),
                 min_value=0,
                 max_value=self.preset.deck_jokers,
+                error_messages={"max_value": JOKERS_MAX},
                 initial=0,
                 required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),

@@ -80,9 +80,14 @@ def _say_change(request: HttpRequest, change: services.Change) -> None:
         )
 
 
-def _apply_error(form: DonneForm, err: PartieError) -> None:
+def _apply_error(form: DonneForm, err: PartieError, number: int) -> None:
+    """Put the engine's refusal next to the player's field. About this donne, the message
+    needs no "Donne 7 :" prefix; about a later one (an edit can break it), it does."""
     field = form.field_for(err.player)
-    form.add_error(field if field in form.fields else None, err.message)
+    text = err.detail if err.donne == number else err.message
+    if err.code == "gagnant_hors_course":
+        field = "winner"
+    form.add_error(field if field in form.fields else None, text)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -155,7 +160,7 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 hands=form.cleaned_data["hands"],
             )
         except PartieError as err:
-            _apply_error(form, err)
+            _apply_error(form, err, len(marque.data.donnes) + 1)
         else:
             messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
             if not request.htmx:
@@ -207,7 +212,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     hands=form.cleaned_data["hands"],
                 )
             except PartieError as err:
-                _apply_error(form, err)
+                _apply_error(form, err, number)
             else:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
                 _say_change(request, change)

@@ -1,0 +1,224 @@
+"""The partie pages through the test client. Cast: alice owns the partie, bob is another
+account, and an anonymous visitor has no account."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from games.models import Donne, Partie
+from games.selectors import partie_replay
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob():
+    return make_user("bob")
+
+
+@pytest.fixture
+def partie(alice) -> Partie:
+    return make_partie(alice, joueurs=["Anne", "Bruno", "Chloé", "David"],
+                       prix_rachat=Decimal("2.00"))
+
+
+def ids(partie: Partie) -> dict[str, int]:
+    return {j.name: j.pk for j in partie.joueurs.all()}
+
+
+def donne_data(partie: Partie, winner: str, win: str = "rami", **fields: str) -> dict[str, str]:
+    pk = ids(partie)
+    data = {"winner": str(pk[winner]), "win": win}
+    for key, value in fields.items():
+        kind, name = key.split("_", 1)
+        data[f"{kind}_{pk[name]}"] = value
+    return data
+
+
+def urls(partie: Partie) -> list[tuple[str, str]]:
+    bruno = partie.joueurs.get(name="Bruno").pk
+    return [
+        ("get", reverse("partie_detail", args=[partie.pk])),
+        ("post", reverse("donne_create", args=[partie.pk])),
+        ("post", reverse("donne_preview", args=[partie.pk])),
+        ("get", reverse("donne_edit", args=[partie.pk, 1])),
+        ("get", reverse("donne_delete", args=[partie.pk, 1])),
+        ("post", reverse("rachat_decide", args=[partie.pk, bruno])),
+        ("post", reverse("partie_close", args=[partie.pk])),
+        ("post", reverse("partie_reopen", args=[partie.pk])),
+    ]
+
+
+def test_anonymous_visitors_are_sent_to_the_login_page(client, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
+    for method, url in urls(partie):
+        response = getattr(client, method)(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/comptes/connexion/?next="), url
+
+
+def test_another_account_gets_a_404_on_every_page(client, partie, bob) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
+    client.force_login(bob)
+    for method, url in urls(partie):
+        assert getattr(client, method)(url).status_code == 404, url
+    assert Donne.objects.count() == 1
+
+
+def test_the_partie_page_shows_the_scoreboard_and_the_form(client, alice, partie) -> None:
+    client.force_login(alice)
+    response = client.get(reverse("partie_detail", args=[partie.pk]))
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in body and 'id="scoreboard"' in body and "Donne 1" in body
+
+
+def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None:
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2",
+                      jokers_Chloé="1", points_David="12")
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 302
+    _data, result = partie_replay(partie)
+    # Chloé: (10 + 10 + 2 + joker 10) × 2 = 64 (RULES.md §3.2).
+    assert result.states[-1].totals == {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12}
+
+
+def test_recording_a_donne_with_htmx_returns_the_partie_body(client, alice, partie) -> None:
+    client.force_login(alice)
+    data = donne_data(partie, "Bruno", "rami_de_la_main", points_Anne="10",
+                      points_Chloé="5", points_David="0", jokers_David="2")
+    response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body and body.lstrip().startswith('<div id="partie-body">')
+    # David: two jokers alone, (10 + 10) × 4 = 80; Anne 10 × 2; Chloé 5 × 2; Bruno −20.
+    assert 'data-total="80"' in body and 'data-total="-20"' in body
+
+
+def test_a_missing_hand_is_an_error_next_to_the_field(client, alice, partie) -> None:
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", points_Bruno="25", points_Chloé="3")
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 422
+    form = response.context["form"]
+    assert form.errors[f"points_{ids(partie)['David']}"] == [
+        "Indiquez les points de David, ou touchez ses cartes."
+    ]
+    assert not Donne.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"cartes_Bruno": "K K K K K K K K K"}, "La main de Bruno a 9 cartes « K » ; ce jeu n'en a que 8."),
+        ({"cartes_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
+        ({"points_Bruno": "-4"}, "Assurez-vous que cette valeur est supérieure ou égale à 0."),
+        ({"points_Bruno": "99999"}, "Assurez-vous que cette valeur est inférieure ou égale à 5000."),
+        ({"points_Bruno": "douze"}, "Saisissez un nombre entier."),
+        ({"points_Bruno": "3", "jokers_Bruno": "5"},
+         "Ce jeu n'a que 4 jokers."),
+    ],
+)
+def test_bad_hands_are_refused_in_french_next_to_the_field(
+    client, alice, partie, fields, message
+) -> None:
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", points_Chloé="3", points_David="4", **fields)
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 422
+    errors = [e for errs in response.context["form"].errors.values() for e in errs]
+    assert message in errors
+    assert not Donne.objects.exists()
+
+
+def test_an_eliminated_player_cannot_win(client, alice) -> None:
+    partie = make_partie(alice)
+    play(partie, "Alice", "rami", Bruno=hand(points=120), Chloé=hand("2"))
+    decide(partie, "Bruno", False)
+    client.force_login(alice)
+    pk = ids(partie)
+    data = {"winner": str(pk["Bruno"]), "win": "rami", f"points_{pk['Alice']}": "3",
+            f"points_{pk['Chloé']}": "4"}
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 422
+    assert "winner" in response.context["form"].errors
+    assert Donne.objects.count() == 1
+
+
+def test_the_preview_explains_each_count(client, alice, partie) -> None:
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", cartes_Chloé="D 2", jokers_Chloé="1", points_Bruno="7")
+    response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
+    body = response.content.decode()
+    assert "(10 + 10 + 2) × 2 = 44 — un joker en main" in body  # the seed's own example
+    assert f'id="apercu-{ids(partie)["Bruno"]}"' in body
+
+
+def test_rachat_decision_through_the_page(client, alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand(points=95), Chloé=hand("5"), David=hand("K"))
+    client.force_login(alice)
+    page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+    # Bruno 95 + 10? No: 95 points in hand → 95 < 100, no crossing yet.
+    assert "se racheter" not in page
+    play(partie, "Anne", "rami", Bruno=hand("5"), Chloé=hand("5"), David=hand("K"))
+    page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+    # Bruno 100 crosses (RULES.md R4); reference = David's 20; first rachat costs 2,00 €.
+    assert "atteint <strong>100</strong>" in page
+    assert "1e rachat, 2,00\u00a0€" in page
+    bruno = ids(partie)["Bruno"]
+    url = reverse("rachat_decide", args=[partie.pk, bruno])
+    response = client.post(url, {"decision": "racheter"}, **HTMX)
+    assert 'data-total="20"' in response.content.decode()
+
+
+def test_editing_an_earlier_donne_says_which_totals_changed(client, alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
+    play(partie, "Bruno", "rami", Anne=hand("4"), Chloé=hand("2"), David=hand("3"))
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3")
+    response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
+    body = response.content.decode()
+    assert "Donne 1 modifiée." in body
+    assert "Totaux modifiés : Bruno 0 → 20." in body
+
+
+def test_the_edit_form_starts_from_what_was_recorded(client, alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand(points=7, jokers=1),
+         David=hand("3"))
+    client.force_login(alice)
+    response = client.get(reverse("donne_edit", args=[partie.pk, 1]))
+    form = response.context["form"]
+    pk = ids(partie)
+    assert form[f"cartes_{pk['Bruno']}"].value() == "K Q"
+    assert form[f"points_{pk['Chloé']}"].value() == "7"
+    assert form[f"jokers_{pk['Chloé']}"].value() == "1"
+
+
+def test_the_partie_page_runs_the_same_queries_for_5_and_200_donnes(
+    client, alice, django_assert_num_queries
+) -> None:
+    client.force_login(alice)
+    counts = []
+    for n in (5, 200):
+        partie = make_partie(alice, joueurs=["Anne", "Bruno"], name=f"{n} donnes")
+        for i in range(n):
+            winner, loser = ("Anne", "Bruno") if i % 2 else ("Bruno", "Anne")
+            play(partie, winner, "rami", **{loser: hand("2")})
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("partie_detail", args=[partie.pk])).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1]
