@@ -8,7 +8,7 @@ from typing import Any
 from .config import Config, rachat_price
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import RamiError
-from .hands import _penalty, check_hand, check_win, explain_hand
+from .hands import _penalty, check_hand, check_win
 from .money import Final, compute_final
 from .presets import TALON_EPUISE, Preset, get_preset
 
@@ -112,14 +112,6 @@ class _Partie:
             else:
                 points[player] = _penalty(self.preset, donne.hands[player], donne.win)
         return points
-
-    def _explanations(self, donne: DonneInput, points: dict[str, int]) -> dict[str, str]:
-        texts = {p: explain_hand(self.preset, h, donne.win) for p, h in donne.hands.items()}
-        if donne.winner is not None:
-            bonus = points[donne.winner]
-            label = self.preset.win_types[donne.win].lower()
-            texts[donne.winner] = f"{bonus} — {label}" + (" (bonification)" if bonus else "")
-        return {p: texts[p] for p in points}
 
     def _reached(self, total: int, limit: int, inclusive: bool) -> bool:
         return total >= limit if inclusive else total > limit
@@ -225,7 +217,8 @@ class _Partie:
             rachats_used=dict(self.rachats_used),
             pot=self.pot,
             reference=reference,
-            explanations=self._explanations(donne, points),
+            hands=dict(donne.hands),
+            preset=self.preset,
         )
 
     def _decide(

@@ -420,3 +420,14 @@ def test_rachat_price_list_and_beyond() -> None:
     options = {"prix_rachat": [100, 200, 300], "max_rachats": 5}
     config = Config.for_preset(get_preset("classique"), options)
     assert [rachat_price(config, n) for n in range(1, 6)] == [100, 200, 300, 300, 300]
+
+
+def test_state_explanations_in_seat_order() -> None:
+    state = replay("classique", PLAYERS, [donne("B", "rami", {"A": ("Q 2", 1), "C": "K"})]).states[
+        0
+    ]
+    assert state.explanations == {
+        "A": "(10 + 10 + 2) × 2 = 44 — un joker en main",
+        "B": "-10 — rami (bonification)",
+        "C": "10",
+    }
