@@ -6,7 +6,7 @@ import dataclasses
 import sys
 import time
 
-from games.scoring import get_preset, replay
+from games.scoring import DonneInput, get_preset, replay
 
 # A ceiling far away keeps all 8 players en course for 300 donnes of realistic card hands.
 CONFIG = {"threshold": 1000}
@@ -41,7 +41,12 @@ def main() -> None:
         result = replay(preset, players, partie, CONFIG)
         assert len(result.states) == donnes and not result.over
         seconds = best_of(20, preset, players, partie, CONFIG)
-        sys.stdout.write(f"{count} joueurs × {donnes} donnes : {seconds * 1000:.1f} ms\n")
+        parsed = [DonneInput.from_dict(d) for d in partie]
+        parsed_seconds = best_of(20, preset, players, parsed, CONFIG)
+        sys.stdout.write(
+            f"{count} joueurs × {donnes} donnes : {seconds * 1000:.1f} ms depuis du JSON, "
+            f"{parsed_seconds * 1000:.1f} ms depuis des DonneInput\n"
+        )
 
 
 if __name__ == "__main__":
