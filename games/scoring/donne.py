@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .errors import RamiError
-from .hands import Hand
+from .hands import Hand, explain_penalty
+from .presets import Preset
 
 
 def _is_name(value: Any) -> bool:
@@ -106,7 +108,26 @@ class DonneState:
     rachats_used: dict[str, int]
     pot: int
     reference: int | None
-    explanations: dict[str, str]
+    hands: dict[str, Hand] = field(default_factory=dict, compare=False)
+    preset: Preset | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def explanations(self) -> dict[str, str]:
+        """The count of each hand in words and numbers, and the winner's line, in seat order.
+
+        Computed on first use: a replay of hundreds of donnes rarely shows them all.
+        """
+        if self.preset is None:
+            return {}
+        texts = {
+            p: explain_penalty(self.preset, h, self.win, self.points[p])
+            for p, h in self.hands.items()
+        }
+        if self.winner is not None:
+            bonus = self.points[self.winner]
+            label = self.preset.win_types[self.win].lower()
+            texts[self.winner] = f"{bonus} — {label}" + (" (bonification)" if bonus else "")
+        return {p: texts[p] for p in self.points}
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

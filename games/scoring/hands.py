@@ -10,6 +10,14 @@ from .presets import CARD_VALUES, TALON_EPUISE, Preset, get_preset
 
 # RULES.md §1: the French UI letters map R→K, D→Q, V→J.
 _ALIASES = {"R": "K", "D": "Q", "V": "J"}
+# Every spelling accepted as is, for a fast path (lower case too: "a", "r", "v").
+_SPELLINGS = {
+    **{rank: rank for rank in CARD_VALUES},
+    **{rank.lower(): rank for rank in CARD_VALUES},
+    **_ALIASES,
+    **{alias.lower(): rank for alias, rank in _ALIASES.items()},
+}
+_HAND_KEYS = frozenset({"cards", "jokers", "points"})
 
 # RULES.md §3.2: multiplier by (win, jokers kept); two jokers or more is ×4, never ×8.
 _CLASSIQUE_MULTIPLIERS = {"rami": (1, 2, 4), "rami_de_la_main": (2, 4, 4)}
@@ -17,6 +25,8 @@ _CLASSIQUE_MULTIPLIERS = {"rami": (1, 2, 4), "rami_de_la_main": (2, 4, 4)}
 
 def parse_card(card: Any) -> str:
     """Return the canonical rank of one card (``"R"`` → ``"K"``, ``"10"`` → ``"10"``)."""
+    if isinstance(card, str) and card in _SPELLINGS:
+        return _SPELLINGS[card]
     if isinstance(card, bool) or not isinstance(card, str | int):
         raise RamiError("carte_inconnue", card=card)
     rank = str(card).strip().upper()
@@ -53,9 +63,9 @@ class Hand:
             return data
         if not isinstance(data, dict):
             raise RamiError("main_invalide", detail='une main s\'écrit {"cards": […], "jokers": n}')
-        unknown = set(data) - {"cards", "jokers", "points"}
-        if unknown:
-            raise RamiError("main_invalide", detail=f"champ inconnu « {sorted(unknown)[0]} »")
+        if not data.keys() <= _HAND_KEYS:
+            unknown = sorted(set(data) - _HAND_KEYS)[0]
+            raise RamiError("main_invalide", detail=f"champ inconnu « {unknown} »")
         jokers = data.get("jokers", 0)
         if not _non_negative_int(jokers):
             raise RamiError("jokers_invalides")
@@ -70,7 +80,7 @@ class Hand:
             cards = cards.split()
         if not isinstance(cards, list | tuple):
             raise RamiError("main_invalide", detail="les cartes s'écrivent en liste")
-        return cls(cards=tuple(parse_card(c) for c in cards), jokers=jokers)
+        return cls(cards=tuple([parse_card(c) for c in cards]), jokers=jokers)
 
     def to_dict(self) -> dict[str, Any]:
         if self.cards is None:
@@ -159,7 +169,11 @@ def explain_hand(preset: str | Preset, hand: Hand | dict[str, Any], win: str) ->
     """The count in words and numbers, e.g. ``(10 + 10 + 2) × 2 = 44 — un joker en main``."""
     preset = get_preset(preset)
     hand = Hand.from_dict(hand)
-    total = hand_penalty(preset, hand, win)
+    return explain_penalty(preset, hand, win, hand_penalty(preset, hand, win))
+
+
+def explain_penalty(preset: Preset, hand: Hand, win: str, total: int) -> str:
+    """``explain_hand`` for a hand already checked and counted (the replay's fast path)."""
     if win in preset.flat_penalties:
         return f"{total} — {preset.win_types[win].lower()} (forfait)"
     terms = [preset.joker_value] * hand.jokers + hand.card_values()

@@ -8,7 +8,7 @@ from typing import Any
 from .config import Config, rachat_price
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import RamiError
-from .hands import _penalty, check_hand, check_win, explain_hand
+from .hands import _penalty, check_hand, check_win
 from .money import Final, compute_final
 from .presets import TALON_EPUISE, Preset, get_preset
 
@@ -113,18 +113,10 @@ class _Partie:
                 points[player] = _penalty(self.preset, donne.hands[player], donne.win)
         return points
 
-    def _explanations(self, donne: DonneInput, points: dict[str, int]) -> dict[str, str]:
-        texts = {p: explain_hand(self.preset, h, donne.win) for p, h in donne.hands.items()}
-        if donne.winner is not None:
-            bonus = points[donne.winner]
-            label = self.preset.win_types[donne.win].lower()
-            texts[donne.winner] = f"{bonus} — {label}" + (" (bonification)" if bonus else "")
-        return {p: texts[p] for p in points}
-
     def _reached(self, total: int, limit: int, inclusive: bool) -> bool:
         return total >= limit if inclusive else total > limit
 
-    def _end_before_rachat(self, number: int, crossers: list[str], last: bool) -> str | None:
+    def _end_before_rachat(self, number: int, crossers: list[str]) -> str | None:
         config = self.config
         if config.target is not None and any(
             self._reached(self.totals[p], config.target, config.target_inclusive)
@@ -178,7 +170,7 @@ class _Partie:
         self.in_race.remove(player)
         self.eliminated_at[player] = number
 
-    def apply(self, number: int, donne: DonneInput, last: bool, ended: bool) -> DonneState:
+    def apply(self, number: int, donne: DonneInput, ended: bool) -> DonneState:
         self._validate(number, donne)
         points = self._points(donne)
         for player, value in points.items():
@@ -187,7 +179,7 @@ class _Partie:
         crossers = self._crossers()
         for player in crossers:
             self.crossing_counts[player] += 1
-        end_reason = self._end_before_rachat(number, crossers, last)
+        end_reason = self._end_before_rachat(number, crossers)
         decisions = self._usable_decisions(number, donne, crossers, end_reason)
         reference = None
         rachats: dict[str, RachatInfo] = {}
@@ -225,7 +217,8 @@ class _Partie:
             rachats_used=dict(self.rachats_used),
             pot=self.pot,
             reference=reference,
-            explanations=self._explanations(donne, points),
+            hands=dict(donne.hands),
+            preset=self.preset,
         )
 
     def _decide(
@@ -301,10 +294,9 @@ def replay(
     states: list[DonneState] = []
     blocked_after = 0
     for number, raw in enumerate(donnes, start=1):
-        last = number == len(donnes)
         try:
             donne = DonneInput.from_dict(raw)
-            states.append(partie.apply(number, donne, last, ended and last))
+            states.append(partie.apply(number, donne, ended and number == len(donnes)))
         except RamiError as err:
             raise err.at(donne=number) from None
         if partie.pending:

@@ -1,0 +1,30 @@
+"""Short builders for donne inputs in the RULES.md §1 shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def hand(cards: str = "", jokers: int = 0) -> dict[str, Any]:
+    return {"cards": cards.split(), "jokers": jokers}
+
+
+def donne(
+    winner: str | None,
+    win: str,
+    hands: dict[str, str | tuple[str, int] | dict[str, Any]],
+    rachat: dict[str, bool] | None = None,
+) -> dict[str, Any]:
+    """``hands`` maps a player to ``"K Q 5"``, ``("Q 2", jokers)`` or a hand dict."""
+    built = {}
+    for player, value in hands.items():
+        if isinstance(value, str):
+            built[player] = hand(value)
+        elif isinstance(value, tuple):
+            built[player] = hand(*value)
+        else:
+            built[player] = value
+    data: dict[str, Any] = {"winner": winner, "win": win, "hands": built}
+    if rachat:
+        data["rachat"] = rachat
+    return data
