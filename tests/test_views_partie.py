@@ -28,8 +28,9 @@ def bob():
 
 @pytest.fixture
 def partie(alice) -> Partie:
-    return make_partie(alice, joueurs=["Anne", "Bruno", "Chloé", "David"],
-                       prix_rachat=Decimal("2.00"))
+    return make_partie(
+        alice, joueurs=["Anne", "Bruno", "Chloé", "David"], prix_rachat=Decimal("2.00")
+    )
 
 
 def ids(partie: Partie) -> dict[str, int]:
@@ -85,8 +86,9 @@ def test_the_partie_page_shows_the_scoreboard_and_the_form(client, alice, partie
 
 def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None:
     client.force_login(alice)
-    data = donne_data(partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2",
-                      jokers_Chloé="1", points_David="12")
+    data = donne_data(
+        partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2", jokers_Chloé="1", points_David="12"
+    )
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 302
     _data, result = partie_replay(partie)
@@ -96,8 +98,15 @@ def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None
 
 def test_recording_a_donne_with_htmx_returns_the_partie_body(client, alice, partie) -> None:
     client.force_login(alice)
-    data = donne_data(partie, "Bruno", "rami_de_la_main", points_Anne="10",
-                      points_Chloé="5", points_David="0", jokers_David="2")
+    data = donne_data(
+        partie,
+        "Bruno",
+        "rami_de_la_main",
+        points_Anne="10",
+        points_Chloé="5",
+        points_David="0",
+        jokers_David="2",
+    )
     response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
     body = response.content.decode()
     assert response.status_code == 200
@@ -121,13 +130,18 @@ def test_a_missing_hand_is_an_error_next_to_the_field(client, alice, partie) -> 
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"cartes_Bruno": "K K K K K K K K K"}, "La main de Bruno a 9 cartes « K » ; ce jeu n'en a que 8."),
+        (
+            {"cartes_Bruno": "K K K K K K K K K"},
+            "La main de Bruno a 9 cartes « K » ; ce jeu n'en a que 8.",
+        ),
         ({"cartes_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
         ({"points_Bruno": "-4"}, "Assurez-vous que cette valeur est supérieure ou égale à 0."),
-        ({"points_Bruno": "99999"}, "Assurez-vous que cette valeur est inférieure ou égale à 5000."),
+        (
+            {"points_Bruno": "99999"},
+            "Assurez-vous que cette valeur est inférieure ou égale à 5000.",
+        ),
         ({"points_Bruno": "douze"}, "Saisissez un nombre entier."),
-        ({"points_Bruno": "3", "jokers_Bruno": "5"},
-         "Ce jeu n'a que 4 jokers."),
+        ({"points_Bruno": "3", "jokers_Bruno": "5"}, "Ce jeu n'a que 4 jokers."),
     ],
 )
 def test_bad_hands_are_refused_in_french_next_to_the_field(
@@ -148,8 +162,12 @@ def test_an_eliminated_player_cannot_win(client, alice) -> None:
     decide(partie, "Bruno", False)
     client.force_login(alice)
     pk = ids(partie)
-    data = {"winner": str(pk["Bruno"]), "win": "rami", f"points_{pk['Alice']}": "3",
-            f"points_{pk['Chloé']}": "4"}
+    data = {
+        "winner": str(pk["Bruno"]),
+        "win": "rami",
+        f"points_{pk['Alice']}": "3",
+        f"points_{pk['Chloé']}": "4",
+    }
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 422
     assert "winner" in response.context["form"].errors
@@ -194,8 +212,7 @@ def test_editing_an_earlier_donne_says_which_totals_changed(client, alice, parti
 
 
 def test_the_edit_form_starts_from_what_was_recorded(client, alice, partie) -> None:
-    play(partie, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand(points=7, jokers=1),
-         David=hand("3"))
+    play(partie, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand(points=7, jokers=1), David=hand("3"))
     client.force_login(alice)
     response = client.get(reverse("donne_edit", args=[partie.pk, 1]))
     form = response.context["form"]
