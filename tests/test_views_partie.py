@@ -193,7 +193,7 @@ def test_rachat_decision_through_the_page(client, alice, partie) -> None:
     page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
     # Bruno 100 crosses (RULES.md R4); reference = David's 20; first rachat costs 2,00 €.
     assert "atteint <strong>100</strong>" in page
-    assert "1e rachat, 2,00\u00a0€" in page
+    assert "1er rachat, 2,00\u00a0€" in page
     bruno = ids(partie)["Bruno"]
     url = reverse("rachat_decide", args=[partie.pk, bruno])
     response = client.post(url, {"decision": "racheter"}, **HTMX)

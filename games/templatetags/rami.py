@@ -33,3 +33,9 @@ def number(value: int | None) -> str:
     if value is None:
         return ""
     return f"−{-value}" if value < 0 else str(value)
+
+
+@register.filter
+def ordinal(n: int) -> str:
+    """French ordinal abbreviation: 1er, 2e, 3e."""
+    return "1er" if n == 1 else f"{n}e"
