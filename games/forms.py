@@ -26,6 +26,7 @@ FRENCH = {"K": "R", "Q": "D", "J": "V"}
 MAX_POINTS = 5000  # a hand of 13 cards and 4 jokers at ×4 stays far below this
 MAX_NAME = 30
 
+MONEY_FIELDS = ("mise_initiale", "prix_rachat", "valeur_point", "prix_rachat_2", "prix_rachat_3")
 TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
 
 
@@ -76,22 +77,37 @@ class PartieForm(forms.ModelForm):
         self.fields["name"].help_text = _("Par défaut, la date du jour.")
         self.fields["preset"].widget = forms.RadioSelect(choices=self.fields["preset"].choices[1:])
         self.fields["preset"].initial = "classique"
-        for name in (
-            "mise_initiale",
-            "prix_rachat",
-            "valeur_point",
-            "prix_rachat_2",
-            "prix_rachat_3",
-        ):
-            self.fields[name].widget.attrs.update(inputmode="decimal", step="0.01")
+        for name in MONEY_FIELDS:
+            # A French keyboard types "1,50": a localized text field accepts it (and "1.50").
+            field = self.fields[name]
+            field.localize = True
+            field.widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+            field.widget.is_localized = True
         for name in ("seuil", "max_rachats", "nombre_manches", "objectif"):
             self.fields[name].widget.attrs.update(inputmode="numeric")
         self.fields["prix_rachat_2"].help_text = _("Vide : même prix que le précédent.")
         self.joueurs: list[str] = []
 
     @staticmethod
-    def preset_choices() -> list[tuple[str, Any, Any]]:
-        return [(key, p.label, p.summary) for key, p in PRESETS.items()]
+    def preset_choices() -> list[tuple[str, Any, Any, dict[str, str]]]:
+        """Each preset with its summary and the defaults the advanced options fall back to."""
+        yes, no = gettext("oui"), gettext("non")
+        return [
+            (
+                key,
+                p.label,
+                p.summary,
+                {
+                    "seuil": str(p.threshold or "—"),
+                    "seuil_inclusif": (yes if p.inclusive else no) if p.threshold else "—",
+                    "max_rachats": str(p.max_rachats if p.threshold else "—"),
+                    "nombre_manches": str(p.fixed_manches or "—"),
+                    "objectif": str(p.target or "—"),
+                    "objectif_inclusif": (yes if p.target_inclusive else no) if p.target else "—",
+                },
+            )
+            for key, p in PRESETS.items()
+        ]
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()

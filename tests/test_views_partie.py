@@ -239,3 +239,44 @@ def test_the_partie_page_runs_the_same_queries_for_5_and_200_donnes(
             assert client.get(reverse("partie_detail", args=[partie.pk])).status_code == 200
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_a_talon_epuise_donne_in_rami52_7_counts_everyone(client, alice) -> None:
+    partie = make_partie(alice, joueurs=["Paul", "Rose"], preset="rami52_7")
+    client.force_login(alice)
+    pk = ids(partie)
+    data = {
+        "winner": "talon_epuise",
+        f"cartes_{pk['Paul']}": "9 9",
+        f"cartes_{pk['Rose']}": "R R R",
+        f"jokers_{pk['Rose']}": "1",
+    }
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 302
+    _data, result = partie_replay(partie)
+    # RULES.md §4: plain sums, joker 20 in hand: Paul 18, Rose 30 + 20 = 50.
+    assert result.states[-1].totals == {"Paul": 18, "Rose": 50}
+
+
+def test_talon_epuise_is_not_offered_in_classique(client, alice, partie) -> None:
+    client.force_login(alice)
+    body = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+    assert "talon épuisé" not in body
+    data = donne_data(partie, "Anne", points_Bruno="1", points_Chloé="1", points_David="1")
+    data["winner"] = "talon_epuise"
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 422
+    assert "winner" in response.context["form"].errors
+
+
+def test_a_fourth_crossing_is_shown_as_an_exclusion_not_asked(client, alice) -> None:
+    partie = make_partie(alice, joueurs=["Alice", "Bruno"])
+    # examples.json E3: B crosses at 320 each time and restarts at −20, −40, −60.
+    for _ in range(3):
+        play(partie, "Alice", "rami_de_la_main", Bruno=hand("K K K K Q Q Q Q", jokers=2))
+        decide(partie, "Bruno", True)
+    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K K K K Q Q Q Q", jokers=2))
+    client.force_login(alice)
+    body = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+    assert "rachat-card" not in body
+    assert "exclu" in body and "Alice gagne la partie" in body

@@ -111,6 +111,28 @@
     });
   }
 
+  function setupPresets(form) {
+    // The advanced options show the chosen preset's rule as a placeholder: empty keeps it.
+    function refresh() {
+      const preset = form.querySelector("input[name=preset]:checked");
+      if (!preset) return;
+      Object.keys(preset.dataset).forEach(function (key) {
+        if (!key.startsWith("default")) return;
+        const name = key.slice("default".length).replace(/[A-Z]/g, function (c) {
+          return "_" + c.toLowerCase();
+        }).replace(/^_/, "");
+        const field = form.querySelector("[name=" + name + "]");
+        if (!field) return;
+        if (field.tagName === "SELECT") field.options[0].text = "selon la variante (" + preset.dataset[key] + ")";
+        else field.placeholder = preset.dataset[key];
+      });
+    }
+    form.querySelectorAll("input[name=preset]").forEach(function (radio) {
+      radio.addEventListener("change", refresh);
+    });
+    refresh();
+  }
+
   // Each element is set up once, however many htmx swaps happen around it.
   function once(root, selector, fn) {
     root.querySelectorAll(selector).forEach(function (el) {
@@ -124,6 +146,7 @@
     once(root, ".picker", setupPicker);
     once(root, "#donne-form", setupWinner);
     once(root, "#joueur-rows", setupJoueurs);
+    once(root, "#partie-form", setupPresets);
   }
 
   document.documentElement.classList.add("js");

@@ -1,0 +1,112 @@
+"""Accounts and the home page. Cast: alice has parties, bob has none."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from games import services
+from games.models import Partie
+from tests.factories import hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+
+
+def test_signing_up_logs_in_and_opens_a_new_partie(client) -> None:
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "marie",
+            "password1": "cartes-sur-table-42",
+            "password2": "cartes-sur-table-42",
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("partie_new")
+    assert User.objects.get().username == "marie"
+    assert client.get(reverse("partie_new")).status_code == 200
+
+
+def test_login_logout_and_password_change_pages_are_styled_in_french(client) -> None:
+    assert "Se connecter" in client.get(reverse("login")).content.decode()
+    make_user("alice")
+    client.login(username="alice", password="cartes-sur-table")
+    body = client.get(reverse("password_change")).content.decode()
+    assert "Changer de mot de passe" in body
+    assert client.post(reverse("logout")).status_code == 302
+    assert client.get(reverse("partie_new")).status_code == 302
+
+
+def test_home_lists_parties_in_progress_first_then_finished(client) -> None:
+    alice = make_user("alice")
+    finished = make_partie(alice, name="Dimanche")
+    play(finished, "Bruno", "rami", Alice=hand("K"), Chloé=hand("2"))
+    services.partie_close(partie=finished)
+    running = make_partie(alice, name="Lundi", joueurs=["Zoé", "Yves"])
+    play(running, "Yves", "rami", Zoé=hand("5"))
+    make_partie(make_user("bob"), name="La partie de Bob")
+    client.force_login(alice)
+    body = client.get(reverse("home")).content.decode()
+    assert body.index("En cours") < body.index("Lundi") < body.index("Terminées")
+    assert body.index("Terminées") < body.index("Dimanche")
+    assert "La partie de Bob" not in body
+    assert "En tête : Yves" in body and "Gagnant : Bruno" in body
+
+
+def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
+    alice = make_user("alice")
+    client.force_login(alice)
+    response = client.post(
+        reverse("partie_new"),
+        {
+            "name": "",
+            "preset": "rami40",
+            "joueurs": ["Zoé", "", "Anne", "Bruno"],
+            "mise_initiale": "1,50",
+            "prix_rachat": "1.5",
+            "valeur_point": "0",
+            "reglement": "gagnant",
+            "currency": "EUR",
+            "seuil_inclusif": "",
+        },
+    )
+    partie = Partie.objects.get()
+    assert response["Location"] == reverse("partie_detail", args=[partie.pk])
+    assert [j.name for j in partie.joueurs.all()] == ["Zoé", "Anne", "Bruno"]
+    assert partie.name.startswith("Partie du ")
+    assert str(partie.mise_initiale) == "1.50" and str(partie.prix_rachat) == "1.50"
+    assert partie.seuil_inclusif is None  # the preset decides: > 150 (RULES.md R20)
+
+
+@pytest.mark.parametrize(
+    ("joueurs", "message"),
+    [
+        (["Anne"], "Ce jeu se joue de 2 à 6 joueurs ; vous en avez inscrit 1."),
+        (
+            ["Anne", "anne"],
+            "Deux joueurs s'appellent « anne » : distinguez-les (Anne B., Anne C.).",
+        ),
+        (
+            ["A", "B", "C", "D", "E", "F", "G"],
+            "Ce jeu se joue de 2 à 6 joueurs ; vous en avez inscrit 7.",
+        ),
+    ],
+)
+def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:
+    client.force_login(make_user("alice"))
+    response = client.post(
+        reverse("partie_new"),
+        {
+            "preset": "classique",
+            "joueurs": joueurs,
+            "mise_initiale": "0",
+            "prix_rachat": "0",
+            "valeur_point": "0",
+            "reglement": "gagnant",
+            "currency": "EUR",
+        },
+    )
+    assert response.status_code == 200
+    assert message in response.context["form"].non_field_errors()
+    assert not Partie.objects.exists()
