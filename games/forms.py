@@ -143,6 +143,11 @@ class DonneForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.preset = get_preset(preset)
         self.joueurs = joueurs
+        # Hidden: the idempotency key of this form and the state of the partie it was built on.
+        self.fields["cle"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
+        self.fields["etat"] = forms.CharField(
+            required=False, max_length=40, widget=forms.HiddenInput
+        )
         choices = [(str(j.pk), j.name) for j in joueurs]
         if self.preset.talon_epuise:
             choices.append((TALON_EPUISE, gettext("Personne (talon épuisé)")))

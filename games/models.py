@@ -85,6 +85,8 @@ class Donne(models.Model):
         Joueur, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     win = models.CharField(_("type de gain"), max_length=20)
+    # The form's idempotency key: a double tap or a resend records the donne once.
+    cle = models.UUIDField(_("clé du formulaire"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -93,6 +95,7 @@ class Donne(models.Model):
         verbose_name = _("donne")
         constraints = [
             models.UniqueConstraint(fields=["partie", "number"], name="donne_number_unique"),
+            models.UniqueConstraint(fields=["partie", "cle"], name="donne_cle_unique"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="donne_number_gte_1"),
         ]
 

@@ -40,6 +40,11 @@ class PartieData:
         )
 
 
+def partie_etat(partie: Partie) -> str:
+    """The version of a partie a form was built on: every write moves updated_at."""
+    return str(int(partie.updated_at.timestamp() * 1_000_000))
+
+
 def partie_load(partie: Partie) -> PartieData:
     """Three queries whatever the number of donnes: players, donnes, then hands and rachats."""
     joueurs = list(partie.joueurs.all())

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from games import errors
 from games.errors import PartieError
 from games.models import Donne, Joueur, Main, Partie, Rachat
 from games.scoring import RamiError, Replay, replay
-from games.selectors import PartieData, partie_config, partie_load
+from games.selectors import PartieData, partie_config, partie_etat, partie_load
 
 Hands = dict[Joueur, dict[str, Any]]
 
@@ -28,10 +29,13 @@ class Change:
     pending: list[str] = field(default_factory=list)
 
 
-def _locked(partie: Partie) -> PartieData:
+def _locked(partie: Partie, etat: str | None = None) -> PartieData:
     # Two phones writing at once queue here (PostgreSQL row lock; SQLite's IMMEDIATE
     # transactions already serialise writers).
     locked = Partie.objects.select_for_update().get(pk=partie.pk)
+    # A form built on an older state is refused rather than silently overwriting.
+    if etat is not None and etat != partie_etat(locked):
+        raise PartieError(errors.ETAT_PERIME, code="etat_perime")
     return partie_load(locked)
 
 
@@ -109,15 +113,29 @@ def partie_create(
 
 
 @transaction.atomic
-def donne_create(*, partie: Partie, winner: Joueur | None, win: str, hands: Hands) -> Donne:
-    data = _locked(partie)
+def donne_create(
+    *,
+    partie: Partie,
+    winner: Joueur | None,
+    win: str,
+    hands: Hands,
+    cle: uuid.UUID | None = None,
+    etat: str | None = None,
+) -> Donne:
+    if cle is not None:
+        # A double tap or a resend after a network drop: the donne is already there.
+        Partie.objects.select_for_update().get(pk=partie.pk)
+        done = Donne.objects.filter(partie=partie, cle=cle).first()
+        if done is not None:
+            return done
+    data = _locked(partie, etat)
     current = _replay(data, data.inputs(), ended=data.partie.ended)
     if current.pending:
         raise PartieError(errors.DECISION_EN_ATTENTE, code="decision_en_attente")
     if current.over:
         raise PartieError(errors.PARTIE_FINIE, code="partie_terminee")
     _replay(data, [*data.inputs(), _input(winner, win, hands)])
-    donne = Donne(partie=data.partie, number=len(data.donnes) + 1, winner=winner, win=win)
+    donne = Donne(partie=data.partie, number=len(data.donnes) + 1, winner=winner, win=win, cle=cle)
     donne.full_clean(exclude=["partie", "winner"])
     donne.save()
     _save_hands(donne, hands)
@@ -126,8 +144,10 @@ def donne_create(*, partie: Partie, winner: Joueur | None, win: str, hands: Hand
 
 
 @transaction.atomic
-def donne_update(*, donne: Donne, winner: Joueur | None, win: str, hands: Hands) -> Change:
-    data = _locked(donne.partie)
+def donne_update(
+    *, donne: Donne, winner: Joueur | None, win: str, hands: Hands, etat: str | None = None
+) -> Change:
+    data = _locked(donne.partie, etat)
     inputs = data.inputs()
     before = _replay(data, inputs, ended=data.partie.ended)
     index = donne.number - 1
@@ -146,8 +166,8 @@ def donne_update(*, donne: Donne, winner: Joueur | None, win: str, hands: Hands)
 
 
 @transaction.atomic
-def donne_delete(*, donne: Donne) -> Change:
-    data = _locked(donne.partie)
+def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
+    data = _locked(donne.partie, etat)
     inputs = data.inputs()
     before = _replay(data, inputs, ended=data.partie.ended)
     del inputs[donne.number - 1]
@@ -171,6 +191,12 @@ def rachat_decide(*, partie: Partie, joueur: Joueur, accepted: bool) -> Rachat:
     inputs = data.inputs()
     current = _replay(data, inputs, ended=data.partie.ended)
     pending = next((p for p in current.pending if p.player == joueur.name), None)
+    if pending is None:
+        # The same answer tapped twice: the first one counted, the second changes nothing.
+        made = [r for d in data.donnes for r in d.rachats.all() if r.joueur_id == joueur.pk]
+        latest = max(made, key=lambda r: r.pk, default=None)
+        if latest is not None and latest.accepted == accepted:
+            return latest
     if pending is None:
         raise PartieError(errors.PAS_DE_DECISION % {"player": joueur.name}, code="pas_de_rachat")
     inputs[pending.donne - 1]["rachat"][joueur.name] = accepted

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -18,13 +20,19 @@ from games.forms import DonneForm, PartieForm
 from games.marque import Marque, build_marque
 from games.models import Donne, Partie
 from games.scoring import RamiError, explain_hand, get_preset
-from games.selectors import partie_load, parties_with_donnes
+from games.selectors import partie_etat, partie_load, parties_with_donnes
 
 
 def _get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
     """The partie, if it belongs to this account; another account gets a 404 (never a 403,
     which would confirm that the partie exists)."""
     return get_object_or_404(Partie, pk=pk, owner=request.user)
+
+
+def _fresh(partie: Partie) -> Partie:
+    """The partie as a write left it (the services lock and save their own copy)."""
+    partie.refresh_from_db()
+    return partie
 
 
 def _marque(partie: Partie) -> Marque:
@@ -40,7 +48,10 @@ def _donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> Don
         states = marque.result.states
         before = set(states[donne.number - 2].in_race) if donne.number > 1 else None
         joueurs = [j for j in marque.data.joueurs if before is None or j.name in before]
-    return DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
+    form = DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
+    form.fields["cle"].initial = uuid.uuid4()
+    form.fields["etat"].initial = partie_etat(marque.partie)
+    return form
 
 
 def _render_partie(
@@ -51,6 +62,7 @@ def _render_partie(
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
         "form": form or (_donne_form(marque) if marque.can_record else None),
+        "etat": partie_etat(marque.partie),
     }
     template = "games/partie_detail.html"
     if request.htmx:
@@ -88,6 +100,14 @@ def _apply_error(form: DonneForm, err: PartieError, number: int) -> None:
     if err.code == "gagnant_hors_course":
         field = "winner"
     form.add_error(field if field in form.fields else None, text)
+
+
+def _stale(request: HttpRequest, partie: Partie, err: PartieError) -> HttpResponse:
+    """Another phone changed the partie: say so and show the fresh state."""
+    messages.warning(request, err.message)
+    if request.htmx:
+        return _render_partie(request, _marque(_fresh(partie)))
+    return redirect("partie_detail", pk=partie.pk)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -158,14 +178,18 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 winner=form.cleaned_data["winner_joueur"],
                 win=form.cleaned_data["win"],
                 hands=form.cleaned_data["hands"],
+                cle=form.cleaned_data["cle"],
+                etat=form.cleaned_data["etat"] or None,
             )
         except PartieError as err:
+            if err.code == "etat_perime":
+                return _stale(request, partie, err)
             _apply_error(form, err, len(marque.data.donnes) + 1)
         else:
             messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
             if not request.htmx:
                 return redirect("partie_detail", pk=partie.pk)
-            return _render_partie(request, _marque(partie))
+            return _render_partie(request, _marque(_fresh(partie)))
     return _render_partie(request, marque, form, status=422 if not request.htmx else 200)
 
 
@@ -210,8 +234,11 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     winner=form.cleaned_data["winner_joueur"],
                     win=form.cleaned_data["win"],
                     hands=form.cleaned_data["hands"],
+                    etat=form.cleaned_data["etat"] or None,
                 )
             except PartieError as err:
+                if err.code == "etat_perime":
+                    return _stale(request, partie, err)
                 _apply_error(form, err, number)
             else:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
@@ -222,7 +249,14 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(
         request,
         "games/donne_edit.html",
-        {"partie": partie, "donne": donne, "form": form, "marque": marque},
+        {
+            "partie": partie,
+            "donne": donne,
+            "form": form,
+            "marque": marque,
+            "preset": get_preset(partie.preset),
+            "etat": partie_etat(partie),
+        },
     )
 
 
@@ -245,14 +279,20 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     donne = get_object_or_404(Donne, partie=partie, number=number)
     if request.method == "POST":
         try:
-            change = services.donne_delete(donne=donne)
+            change = services.donne_delete(donne=donne, etat=request.POST.get("etat") or None)
         except PartieError as err:
+            if err.code == "etat_perime":
+                return _stale(request, partie, err)
             messages.error(request, err.message)
         else:
             messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
             _say_change(request, change)
         return redirect("partie_detail", pk=partie.pk)
-    return render(request, "games/donne_delete.html", {"partie": partie, "donne": donne})
+    return render(
+        request,
+        "games/donne_delete.html",
+        {"partie": partie, "donne": donne, "etat": partie_etat(partie)},
+    )
 
 
 @login_required
@@ -269,7 +309,7 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
         except PartieError as err:
             messages.error(request, err.message)
     if request.htmx:
-        return _render_partie(request, _marque(partie))
+        return _render_partie(request, _marque(_fresh(partie)))
     return redirect("partie_detail", pk=partie.pk)
 
 

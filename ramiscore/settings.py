@@ -88,6 +88,9 @@ else:
                 "timeout": envint("SQLITE_TIMEOUT", 20),
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # A file, not memory, so that the live-server threads of the concurrency tests
+            # each have their own connection, as two phones would.
+            "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
         }
     }
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from games import services
 from games.errors import PartieError
 from games.models import Donne, Main, Partie, Rachat
-from games.selectors import partie_replay
+from games.selectors import partie_etat, partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
@@ -150,3 +151,45 @@ def test_partie_create_refuses_too_many_players(alice) -> None:
         make_partie(alice, joueurs=["A", "B", "C", "D", "E", "F", "G"])
     assert err.value.code == "nombre_de_joueurs"
     assert not Partie.objects.exists()
+
+
+def test_the_same_form_key_records_the_donne_once(alice) -> None:
+    partie = make_partie(alice)
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    key = uuid.uuid4()
+    args = {
+        "winner": joueurs["Alice"],
+        "win": "rami",
+        "hands": {joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
+    }
+    first = services.donne_create(partie=partie, cle=key, **args)
+    again = services.donne_create(partie=partie, cle=key, **args)
+    assert again.pk == first.pk
+    assert Donne.objects.count() == 1
+
+
+def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
+    partie = make_partie(alice)
+    etat = partie_etat(partie)
+    play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    with pytest.raises(PartieError) as err:
+        services.donne_create(
+            partie=partie,
+            winner=joueurs["Bruno"],
+            win="rami",
+            etat=etat,
+            hands={joueurs["Alice"]: hand("K"), joueurs["Chloé"]: hand("2")},
+        )
+    assert err.value.code == "etat_perime"
+    assert err.value.message.startswith("La partie a changé sur un autre téléphone")
+    assert Donne.objects.count() == 1
+
+
+def test_the_same_rachat_answer_twice_changes_nothing(p1) -> None:
+    decide(p1, "Bruno", True)
+    decide(p1, "Bruno", True)
+    assert Rachat.objects.count() == 1
+    with pytest.raises(PartieError) as err:
+        decide(p1, "Bruno", False)
+    assert err.value.code == "pas_de_rachat"
