@@ -321,6 +321,7 @@ def _render_cagnotte(request: HttpRequest, partie: Partie) -> HttpResponse:
         "marque": marque,
         "cagnotte": build_cagnotte(marque.data, marque.result),
         "money_form": MoneyForm(instance=partie),
+        "swapped": True,
     }
     return render(request, "games/_cagnotte.html", context)
 

@@ -234,6 +234,14 @@ def test_a_toggle_with_htmx_returns_the_panel_alone(client, alice, p1) -> None:
     assert response.context["cagnotte"].comptes[1].owed == Decimal("2.00")
 
 
+def test_a_refused_toggle_with_htmx_says_why_in_the_panel(client, alice) -> None:
+    partie = make_partie(alice)  # no stake
+    client.force_login(alice)
+    url = reverse("mise_paid", args=[partie.pk, joueur(partie, "Bruno").pk])
+    response = client.post(url, {"paid": "1"}, headers={"HX-Request": "true"})
+    assert "Cette partie se joue sans mise" in response.content.decode()
+
+
 def test_a_toggle_without_javascript_redirects_to_the_panel(client, alice, p1) -> None:
     client.force_login(alice)
     url = reverse("rachat_paid", args=[p1.pk, Rachat.objects.get().pk])
