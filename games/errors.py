@@ -17,6 +17,8 @@ ETAT_PERIME = _(
 PAS_DE_DECISION = _("%(player)s n'a pas de rachat à décider.")
 PAS_FINIE = _("La partie n'a pas été terminée à la main : il n'y a rien à rouvrir.")
 DEJA_FINIE = _("La partie est déjà terminée.")
+PAS_DE_MISE = _("Cette partie se joue sans mise : il n'y a rien à payer.")
+RACHAT_REFUSE = _("%(player)s a refusé ce rachat : il n'y a rien à payer.")
 
 
 class PartieError(Exception):

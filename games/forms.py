@@ -136,6 +136,19 @@ class PartieForm(forms.ModelForm):
         return cleaned
 
 
+class MoneyForm(forms.ModelForm):
+    """The stakes of a partie, changeable while it is played (what is owed is replayed)."""
+
+    class Meta:
+        model = Partie
+        fields = ["mise_initiale", "prix_rachat", "valeur_point", "reglement"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("mise_initiale", "prix_rachat", "valeur_point"):
+            self.fields[name].widget.attrs.update(inputmode="decimal", step="0.01")
+
+
 class DonneForm(forms.Form):
     """One donne: the winner, the way he won, and each loser's hand (cards or points)."""
 

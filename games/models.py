@@ -64,6 +64,8 @@ class Joueur(models.Model):
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="joueurs")
     name = models.CharField(_("nom"), max_length=30)
     seat = models.PositiveSmallIntegerField(_("place"))
+    # RULES.md R11: the stake goes into the cagnotte; ticked when the money is on the table.
+    mise_payee = models.BooleanField(_("mise payée"), default=False)
 
     class Meta:
         ordering = ["seat"]

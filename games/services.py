@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -14,6 +15,7 @@ from django.db.models import F
 from games import errors
 from games.errors import PartieError
 from games.models import Donne, Joueur, Main, Partie, Rachat
+from games.money import from_centimes
 from games.scoring import RamiError, Replay, replay
 from games.selectors import PartieData, partie_config, partie_etat, partie_load
 
@@ -27,6 +29,18 @@ class Change:
     totals: dict[str, tuple[int, int]] = field(default_factory=dict)  # name: (before, after)
     removed_decisions: list[tuple[int, str]] = field(default_factory=list)  # (donne, name)
     pending: list[str] = field(default_factory=list)
+    # Rachats marked paid whose line went away: (donne, name, amount to give back).
+    refunds: list[tuple[int, str, Decimal]] = field(default_factory=list)
+
+
+@dataclass
+class Repriced:
+    """A payment marked before a price change: it was ``old``, it is now ``new``."""
+
+    name: str
+    donne: int | None  # None for the stake
+    old: Decimal
+    new: Decimal
 
 
 def _locked(partie: Partie, etat: str | None = None) -> PartieData:
@@ -71,7 +85,12 @@ def _save_hands(donne: Donne, hands: Hands) -> None:
     Main.objects.bulk_create(mains)
 
 
-def _change(before: Replay, after: Replay, removed: list[tuple[int, str]]) -> Change:
+def _change(
+    before: Replay,
+    after: Replay,
+    removed: list[tuple[int, str]],
+    refunds: list[tuple[int, str, Decimal]],
+) -> Change:
     old = before.states[-1].totals if before.states else {}
     new = after.states[-1].totals if after.states else {}
     totals = {
@@ -80,18 +99,43 @@ def _change(before: Replay, after: Replay, removed: list[tuple[int, str]]) -> Ch
         if old.get(name, 0) != new.get(name, 0)
     }
     return Change(
-        totals=totals, removed_decisions=removed, pending=[p.player for p in after.pending]
+        totals=totals,
+        removed_decisions=removed,
+        pending=[p.player for p in after.pending],
+        refunds=refunds,
     )
 
 
-def _drop_stale_decisions(data: PartieData, result: Replay) -> list[tuple[int, str]]:
-    """RULES.md R5: a decision only exists for a crossing; an edit can take the crossing away."""
-    removed = []
+def _rachat_prices(data: PartieData, result: Replay) -> dict[tuple[int, str], int]:
+    """The price of every rachat the replay applied, by (donne pk, name), in centimes."""
+    return {
+        (donne.pk, name): info.price
+        for state, donne in zip(result.states, data.donnes, strict=False)
+        for name, info in state.rachats.items()
+    }
+
+
+def _refund(rachat: Rachat, number: int, prices: dict[tuple[int, str], int]):
+    price = prices.get((rachat.donne_id, rachat.joueur.name), 0)
+    if rachat.paid and rachat.accepted and price:
+        return (number, rachat.joueur.name, from_centimes(price))
+    return None
+
+
+def _drop_stale_decisions(
+    data: PartieData, result: Replay, prices: dict[tuple[int, str], int]
+) -> tuple[list[tuple[int, str]], list[tuple[int, str, Decimal]]]:
+    """RULES.md R5: a decision only exists for a crossing; an edit can take the crossing away.
+    A rachat already marked paid then has money to give back (RULES.md R11)."""
+    removed, refunds = [], []
     for number, name in result.stale_decisions:
         donne = data.donnes[number - 1]
+        for rachat in donne.rachats.all():
+            if rachat.joueur.name == name and (refund := _refund(rachat, number, prices)):
+                refunds.append(refund)
         Rachat.objects.filter(donne=donne, joueur=data.by_name(name)).delete()
         removed.append((number, name))
-    return removed
+    return removed, refunds
 
 
 @transaction.atomic
@@ -160,9 +204,9 @@ def donne_update(
     stored.save()
     stored.mains.all().delete()
     _save_hands(stored, hands)
-    removed = _drop_stale_decisions(data, after)
+    removed, refunds = _drop_stale_decisions(data, after, _rachat_prices(data, before))
     data.partie.save(update_fields=["updated_at"])
-    return _change(before, after, removed)
+    return _change(before, after, removed, refunds)
 
 
 @transaction.atomic
@@ -173,6 +217,13 @@ def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
     del inputs[donne.number - 1]
     after = _replay(data, inputs, ended=data.partie.ended)
     number = donne.number
+    prices = _rachat_prices(data, before)
+    # The deleted donne's own rachats go with it (cascade): give back what was paid.
+    refunds = [
+        refund
+        for rachat in data.donnes[number - 1].rachats.all()
+        if (refund := _refund(rachat, number, prices))
+    ]
     Donne.objects.filter(pk=donne.pk).delete()
     # Renumber in two steps so that no moment has two donnes with one number (constraint).
     later = Donne.objects.filter(partie=data.partie, number__gt=number)
@@ -180,9 +231,9 @@ def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
     later = Donne.objects.filter(partie=data.partie, number__gt=1_000_000)
     later.update(number=F("number") - 1_000_001)
     data = partie_load(data.partie)
-    removed = _drop_stale_decisions(data, after)
+    removed, stale_refunds = _drop_stale_decisions(data, after, prices)
     data.partie.save(update_fields=["updated_at"])
-    return _change(before, after, removed)
+    return _change(before, after, removed, refunds + stale_refunds)
 
 
 @transaction.atomic
@@ -230,3 +281,78 @@ def partie_reopen(*, partie: Partie) -> Partie:
     data.partie.ended = False
     data.partie.save(update_fields=["ended", "updated_at"])
     return data.partie
+
+
+# -- money (RULES.md §2 "Money", R11) ---------------------------------------------------------
+
+
+@transaction.atomic
+def mise_mark_paid(*, joueur: Joueur, paid: bool) -> Joueur:
+    """The scorekeeper ticks a stake when its money is on the table."""
+    partie = Partie.objects.select_for_update().get(pk=joueur.partie_id)
+    if paid and not partie.mise_initiale:
+        raise PartieError(errors.PAS_DE_MISE, code="pas_de_mise")
+    joueur = Joueur.objects.get(pk=joueur.pk, partie=partie)
+    joueur.mise_payee = paid
+    joueur.save(update_fields=["mise_payee"])
+    partie.save(update_fields=["updated_at"])
+    return joueur
+
+
+@transaction.atomic
+def rachat_mark_paid(*, rachat: Rachat, paid: bool) -> Rachat:
+    """The scorekeeper ticks a rachat when its price is on the table."""
+    partie = Partie.objects.select_for_update().get(pk=rachat.donne.partie_id)
+    rachat = Rachat.objects.select_related("joueur", "donne").get(pk=rachat.pk)
+    if paid and not rachat.accepted:
+        # Declining costs nothing (RULES.md §2 step 9): there is no price to pay.
+        raise PartieError(
+            errors.RACHAT_REFUSE % {"player": rachat.joueur.name}, code="rachat_refuse"
+        )
+    rachat.paid = paid
+    rachat.save(update_fields=["paid"])
+    partie.save(update_fields=["updated_at"])
+    return rachat
+
+
+@transaction.atomic
+def partie_update_money(
+    *,
+    partie: Partie,
+    mise_initiale: Decimal,
+    prix_rachat: Decimal,
+    valeur_point: Decimal,
+    reglement: str,
+) -> list[Repriced]:
+    """Change the stakes of a partie, even in progress. Nothing owed is stored: the next
+    replay recomputes it. Returns the payments already marked whose amount changed."""
+    data = _locked(partie)
+    before = _replay(data, data.inputs(), ended=data.partie.ended)
+    old_mise = data.partie.mise_initiale
+    stored = data.partie
+    stored.mise_initiale, stored.prix_rachat = mise_initiale, prix_rachat
+    stored.valeur_point, stored.reglement = valeur_point, reglement
+    stored.full_clean()
+    after = _replay(data, data.inputs(), ended=stored.ended)  # the engine checks the options
+    stored.save(
+        update_fields=["mise_initiale", "prix_rachat", "valeur_point", "reglement", "updated_at"]
+    )
+    repriced = [
+        Repriced(j.name, None, old_mise, stored.mise_initiale)
+        for j in data.joueurs
+        if j.mise_payee and old_mise != stored.mise_initiale
+    ]
+    old_prices, new_prices = _rachat_prices(data, before), _rachat_prices(data, after)
+    for donne in data.donnes:
+        for rachat in donne.rachats.all():
+            key = (donne.pk, rachat.joueur.name)
+            if rachat.paid and old_prices.get(key, 0) != new_prices.get(key, 0):
+                repriced.append(
+                    Repriced(
+                        rachat.joueur.name,
+                        donne.number,
+                        from_centimes(old_prices.get(key, 0)),
+                        from_centimes(new_prices.get(key, 0)),
+                    )
+                )
+    return repriced

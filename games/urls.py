@@ -33,4 +33,8 @@ urlpatterns = [
     path("parties/<int:pk>/rachats/<int:joueur_pk>/", views.rachat_decide, name="rachat_decide"),
     path("parties/<int:pk>/terminer/", views.partie_close, name="partie_close"),
     path("parties/<int:pk>/rouvrir/", views.partie_reopen, name="partie_reopen"),
+    path("parties/<int:pk>/argent/", views.partie_money, name="partie_money"),
+    path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", views.mise_paid, name="mise_paid"),
+    path("parties/<int:pk>/argent/rachats/<int:rachat_pk>/", views.rachat_paid, name="rachat_paid"),
+    path("comptes/argent/", views.comptes_argent, name="comptes_argent"),
 ]

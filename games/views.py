@@ -10,15 +10,18 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
+from games.argent import build_cagnotte, build_comptes
 from games.errors import PartieError
-from games.forms import DonneForm, PartieForm
+from games.forms import DonneForm, MoneyForm, PartieForm
 from games.marque import Marque, build_marque
-from games.models import Donne, Partie
+from games.models import Donne, Partie, Rachat
+from games.money import format_money
 from games.scoring import RamiError, explain_hand, get_preset
 from games.selectors import partie_etat, partie_load, parties_with_donnes
 
@@ -55,7 +58,12 @@ def _donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> Don
 
 
 def _render_partie(
-    request: HttpRequest, marque: Marque, form: DonneForm | None = None, *, status: int = 200
+    request: HttpRequest,
+    marque: Marque,
+    form: DonneForm | None = None,
+    *,
+    status: int = 200,
+    money_form: MoneyForm | None = None,
 ) -> HttpResponse:
     context = {
         "partie": marque.partie,
@@ -63,6 +71,8 @@ def _render_partie(
         "preset": get_preset(marque.partie.preset),
         "form": form or (_donne_form(marque) if marque.can_record else None),
         "etat": partie_etat(marque.partie),
+        "cagnotte": build_cagnotte(marque.data, marque.result),
+        "money_form": money_form or MoneyForm(instance=marque.partie),
     }
     template = "games/partie_detail.html"
     if request.htmx:
@@ -70,7 +80,7 @@ def _render_partie(
     return render(request, template, context, status=status)
 
 
-def _say_change(request: HttpRequest, change: services.Change) -> None:
+def _say_change(request: HttpRequest, change: services.Change, currency: str) -> None:
     if change.totals:
         parts = [f"{name} {before} → {after}" for name, (before, after) in change.totals.items()]
         messages.info(request, _("Totaux modifiés : %s.") % ", ".join(sorted(parts)))
@@ -79,6 +89,12 @@ def _say_change(request: HttpRequest, change: services.Change) -> None:
             request,
             _("Le rachat de %(name)s à la donne %(number)s ne s'applique plus : il est retiré.")
             % {"name": name, "number": number},
+        )
+    for number, name, amount in change.refunds:
+        messages.warning(
+            request,
+            _("Le rachat de %(name)s (donne %(number)s) était marqué payé : rendez-lui %(amount)s.")
+            % {"name": name, "number": number, "amount": format_money(amount, currency)},
         )
     if change.pending:
         messages.warning(
@@ -242,7 +258,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 _apply_error(form, err, number)
             else:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
-                _say_change(request, change)
+                _say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
     else:
         form = _donne_form(marque, _initial(donne), donne=donne)
@@ -286,7 +302,7 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             messages.error(request, err.message)
         else:
             messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
-            _say_change(request, change)
+            _say_change(request, change, partie.currency)
         return redirect("partie_detail", pk=partie.pk)
     return render(
         request,
@@ -335,3 +351,83 @@ def partie_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.info(request, _("La partie est rouverte."))
     return redirect("partie_detail", pk=partie.pk)
+
+
+# -- money ------------------------------------------------------------------------------------
+
+
+def _render_cagnotte(request: HttpRequest, partie: Partie) -> HttpResponse:
+    """htmx: the cagnotte panel alone; without JavaScript: back to the page, at the panel."""
+    if not request.htmx:
+        return redirect(reverse("partie_detail", args=[partie.pk]) + "#cagnotte-panel")
+    marque = _marque(partie)
+    context = {
+        "partie": partie,
+        "marque": marque,
+        "cagnotte": build_cagnotte(marque.data, marque.result),
+        "money_form": MoneyForm(instance=partie),
+        "swapped": True,
+    }
+    return render(request, "games/_cagnotte.html", context)
+
+
+@login_required
+@require_POST
+def mise_paid(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    try:
+        services.mise_mark_paid(joueur=joueur, paid=request.POST.get("paid") == "1")
+    except PartieError as err:
+        messages.error(request, err.message)
+    return _render_cagnotte(request, partie)
+
+
+@login_required
+@require_POST
+def rachat_paid(request: HttpRequest, pk: int, rachat_pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    rachat = get_object_or_404(Rachat, pk=rachat_pk, donne__partie=partie)
+    try:
+        services.rachat_mark_paid(rachat=rachat, paid=request.POST.get("paid") == "1")
+    except PartieError as err:
+        messages.error(request, err.message)
+    return _render_cagnotte(request, partie)
+
+
+@login_required
+@require_POST
+def partie_money(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    form = MoneyForm(request.POST, instance=Partie.objects.get(pk=partie.pk))
+    if form.is_valid():
+        try:
+            repriced = services.partie_update_money(partie=partie, **form.cleaned_data)
+        except PartieError as err:
+            form.add_error(None, err.message)
+        else:
+            messages.success(request, _("Ce que chacun doit a été recalculé."))
+            for item in repriced:
+                what = (
+                    _("sa mise")
+                    if item.donne is None
+                    else _("son rachat de la donne %(n)s") % {"n": item.donne}
+                )
+                messages.warning(
+                    request,
+                    _("%(name)s avait payé %(old)s pour %(what)s ; c'est maintenant %(new)s.")
+                    % {
+                        "name": item.name,
+                        "what": what,
+                        "old": format_money(item.old, partie.currency),
+                        "new": format_money(item.new, partie.currency),
+                    },
+                )
+            return redirect(reverse("partie_detail", args=[partie.pk]) + "#cagnotte-panel")
+    return _render_partie(request, _marque(partie), status=422, money_form=form)
+
+
+@login_required
+def comptes_argent(request: HttpRequest) -> HttpResponse:
+    comptes = build_comptes(parties_with_donnes(request.user))
+    return render(request, "games/comptes_argent.html", {"comptes": comptes})

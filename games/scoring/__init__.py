@@ -6,13 +6,14 @@ from .config import Config, rachat_price
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import MESSAGES, N_, RamiError
 from .hands import Hand, explain_hand, hand_penalty, parse_card
-from .money import Final, settle
+from .money import POT, Final, positions_with_pot, settle
 from .presets import PRESETS, TALON_EPUISE, Preset, get_preset
 from .replay import Replay, replay
 
 __all__ = [
     "MESSAGES",
     "N_",
+    "POT",
     "PRESETS",
     "TALON_EPUISE",
     "Config",
@@ -29,6 +30,7 @@ __all__ = [
     "get_preset",
     "hand_penalty",
     "parse_card",
+    "positions_with_pot",
     "rachat_price",
     "replay",
     "settle",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .config import Config
@@ -19,6 +19,8 @@ class Final:
     points_settlement: dict[str, int]
     net: dict[str, int]
     provisional: bool = False
+    # The pot's share of each player (0 for non-winners): RULES.md §2 "Money", R16.
+    shares: dict[str, int] = field(default_factory=dict)
 
     @property
     def winners(self) -> list[str]:
@@ -34,8 +36,14 @@ class Final:
             "net": dict(self.net),
         }
 
-    def transfers(self) -> list[tuple[str, str, int]]:
-        return settle(self.net)
+    def transfers(self, in_pot: dict[str, int] | None = None) -> list[tuple[str, str, int]]:
+        """Who pays whom to settle every net. ``in_pot``: what each player has already put
+        on the table (stakes and rachats marked paid); the pot then appears as the payer
+        ``POT`` of what it holds. Without it, the pot is only a number and players pay
+        each other directly."""
+        if not in_pot:
+            return settle(self.net)
+        return settle(positions_with_pot(self.net, in_pot))
 
 
 def rank_players(
@@ -117,13 +125,28 @@ def compute_final(
         points_settlement=settlement,
         net=net,
         provisional=provisional,
+        shares={p: shares.get(p, 0) for p in players},
     )
 
 
-def settle(net: dict[str, int]) -> list[tuple[str, str, int]]:
-    """Who pays whom: largest debtor pays largest creditor until every net is settled."""
-    debts = {p: -n for p, n in net.items() if n < 0}
-    credits = {p: n for p, n in net.items() if n > 0}
+# The pot as a party to the transfers: no player can be named "" (check_players refuses it).
+POT = ""
+# Exact search over subsets is 2**n; beyond this many people owing or owed, stay greedy.
+EXACT_LIMIT = 12
+
+
+def positions_with_pot(net: dict[str, int], in_pot: dict[str, int]) -> dict[str, int]:
+    """The nets once the money already on the table is counted: a player who has put
+    ``in_pot[p]`` in the pot has that much less to pay, and the pot must give it all out."""
+    positions = {p: n + in_pot.get(p, 0) for p, n in net.items()}
+    positions[POT] = -sum(in_pot.get(p, 0) for p in net)
+    return positions
+
+
+def _greedy(people: list[tuple[str, int]]) -> list[tuple[str, str, int]]:
+    """Largest debtor pays largest creditor: at most len(people) - 1 payments."""
+    debts = {p: -n for p, n in people if n < 0}
+    credits = {p: n for p, n in people if n > 0}
     payments: list[tuple[str, str, int]] = []
     while debts and credits:
         payer = max(debts, key=lambda p: debts[p])
@@ -134,4 +157,50 @@ def settle(net: dict[str, int]) -> list[tuple[str, str, int]]:
             book[who] -= amount
             if book[who] == 0:
                 del book[who]
+    return payments
+
+
+def _zero_sum_groups(people: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+    """Split into the most groups that each sum to zero (each settles on its own, in
+    len(group) - 1 payments, so more groups means fewer payments). Subset DP: best[mask]
+    is the most zero-sum groups a mask splits into, growing it one person at a time."""
+    n = len(people)
+    sums = [0] * (1 << n)
+    best = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = (mask & -mask).bit_length() - 1
+        sums[mask] = sums[mask & (mask - 1)] + people[low][1]
+        best[mask] = max(best[mask ^ (1 << i)] for i in range(n) if mask >> i & 1)
+        best[mask] += sums[mask] == 0
+    # Walk back from everyone, peeling one person at a time along an optimal path; the
+    # reversed order cuts into groups wherever its running sum returns to zero.
+    order: list[int] = []
+    mask = (1 << n) - 1
+    while mask:
+        target = best[mask] - (sums[mask] == 0)
+        i = next(i for i in range(n) if mask >> i & 1 and best[mask ^ (1 << i)] == target)
+        order.append(i)
+        mask ^= 1 << i
+    groups: list[list[tuple[str, int]]] = [[]]
+    running = 0
+    for i in reversed(order):
+        groups[-1].append(people[i])
+        running += people[i][1]
+        if running == 0:
+            groups.append([])
+    return [g for g in groups if g]
+
+
+def settle(net: dict[str, int]) -> list[tuple[str, str, int]]:
+    """Who pays whom, in the fewest payments: (payer, payee, amount) in centimes.
+
+    Largest-debtor-pays-largest-creditor alone is not minimal: {A: 5, B: 6, C: -6, D: -7,
+    E: 2} takes it 4 payments where 3 do (C pays B). So first split everyone into the most
+    zero-sum groups, then settle each group greedily."""
+    people = [(p, n) for p, n in net.items() if n != 0]
+    if len(people) > EXACT_LIMIT:
+        return _greedy(people)
+    payments: list[tuple[str, str, int]] = []
+    for group in _zero_sum_groups(people):
+        payments.extend(_greedy(group))
     return payments

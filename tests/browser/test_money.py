@@ -1,0 +1,61 @@
+"""On a phone: tick payments in the cagnotte and read what is still owed, then the Comptes."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _login(page, live_server, user) -> None:
+    """Log in through a session cookie: the login form is tested elsewhere."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
+    alice = make_user("alice")
+    partie = make_partie(alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00"))
+    play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
+    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
+    play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
+    decide(partie, "Bruno", True)
+    _login(page, live_server, alice)
+    page.goto(f"/parties/{partie.pk}/")
+    panel = page.locator("#cagnotte-panel")
+    bruno_owes = panel.locator("tr[data-joueur='Bruno'] .owed")
+    assert bruno_owes.inner_text() == "3,00\u00a0€"
+    # Tick Bruno's stake, then his rachat: htmx swaps the panel each time.
+    panel.locator("[data-ligne^='mise-']", has_text="Mise de Bruno").locator("button").click()
+    page.wait_for_function(
+        "document.querySelector(\"tr[data-joueur='Bruno'] .owed\").innerText === '2,00\u00a0€'"
+    )
+    page.locator("#cagnotte-panel [data-ligne^='rachat-'] button").click()
+    page.wait_for_function(
+        "document.querySelector(\"tr[data-joueur='Bruno'] .owed\").innerText === '0,00\u00a0€'"
+    )
+    assert panel.locator("tr[data-joueur='Bruno'] .paid").inner_text() == "3,00\u00a0€"
+    assert page.locator("#sur-la-table").inner_text() == "3,00\u00a0€"
+    assert "Règlement provisoire" in page.locator("#reglement").inner_text()
+    panel.scroll_into_view_if_needed()
+    screenshot("money-cagnotte")
+    page.locator("#cagnotte-panel").screenshot(path=str(SCREENSHOTS / "money-panel.png"))
+
+    # End the partie (RULES.md R21): the evening now counts it, with who pays whom.
+    page.locator("#actions summary", has_text="Terminer la partie").click()
+    page.locator("#actions button", has_text="Oui, terminer maintenant").click()
+    assert "Règlement final" in page.locator("#reglement").inner_text()
+    page.goto("/comptes/argent/")
+    virements = page.locator(".soiree .virement").all_inner_texts()
+    assert "Chloé donne 1,00\u00a0€ à Alice" in virements
+    assert page.locator("details.impaye[data-joueur='Alice'] .total").inner_text() == "1,00\u00a0€"
+    screenshot("money-comptes")
