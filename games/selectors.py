@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +30,15 @@ class PartieData:
     def inputs(self) -> list[dict[str, Any]]:
         return [donne_input(d) for d in self.donnes]
 
+    @property
+    def etat(self) -> str:
+        """A fingerprint of what the marque is made of (donnes, hands, rachat decisions, the
+        manual end). A form carries the one it was built on; a write checks it is still the
+        same, so a phone never overwrites what another phone recorded meanwhile. Ticking a
+        payment does not change it: money does not change the marque."""
+        content = json.dumps([self.inputs(), self.partie.ended], sort_keys=True)
+        return hashlib.sha256(content.encode()).hexdigest()[:20]
+
     def replay(self, inputs: list[dict[str, Any]] | None = None, *, ended: bool | None = None):
         """Lenient replay (the web flow decides rachats after saving a donne)."""
         return replay(
@@ -38,11 +49,6 @@ class PartieData:
             lenient=True,
             ended=self.partie.ended if ended is None else ended,
         )
-
-
-def partie_etat(partie: Partie) -> str:
-    """The version of a partie a form was built on: every write moves updated_at."""
-    return str(int(partie.updated_at.timestamp() * 1_000_000))
 
 
 def partie_load(partie: Partie) -> PartieData:

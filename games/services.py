@@ -17,7 +17,7 @@ from games.errors import PartieError
 from games.models import Donne, Joueur, Main, Partie, Rachat
 from games.money import from_centimes
 from games.scoring import RamiError, Replay, replay
-from games.selectors import PartieData, partie_config, partie_etat, partie_load
+from games.selectors import PartieData, partie_config, partie_load
 
 Hands = dict[Joueur, dict[str, Any]]
 
@@ -46,11 +46,11 @@ class Repriced:
 def _locked(partie: Partie, etat: str | None = None) -> PartieData:
     # Two phones writing at once queue here (PostgreSQL row lock; SQLite's IMMEDIATE
     # transactions already serialise writers).
-    locked = Partie.objects.select_for_update().get(pk=partie.pk)
+    data = partie_load(Partie.objects.select_for_update().get(pk=partie.pk))
     # A form built on an older state is refused rather than silently overwriting.
-    if etat is not None and etat != partie_etat(locked):
+    if etat is not None and etat != data.etat:
         raise PartieError(errors.ETAT_PERIME, code="etat_perime")
-    return partie_load(locked)
+    return data
 
 
 def _replay(data: PartieData, inputs: list[dict[str, Any]], *, ended: bool = False) -> Replay:

@@ -23,7 +23,7 @@ from games.marque import Marque, build_marque
 from games.models import Donne, Partie, Rachat
 from games.money import format_money
 from games.scoring import RamiError, explain_hand, get_preset
-from games.selectors import partie_etat, partie_load, parties_with_donnes
+from games.selectors import partie_load, parties_with_donnes
 
 
 def _get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
@@ -53,7 +53,7 @@ def _donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> Don
         joueurs = [j for j in marque.data.joueurs if before is None or j.name in before]
     form = DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
     form.fields["cle"].initial = uuid.uuid4()
-    form.fields["etat"].initial = partie_etat(marque.partie)
+    form.fields["etat"].initial = marque.data.etat
     return form
 
 
@@ -70,7 +70,7 @@ def _render_partie(
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
         "form": form or (_donne_form(marque) if marque.can_record else None),
-        "etat": partie_etat(marque.partie),
+        "etat": marque.data.etat,
         "cagnotte": build_cagnotte(marque.data, marque.result),
         "money_form": money_form or MoneyForm(instance=marque.partie),
     }
@@ -261,7 +261,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 _say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
     else:
-        form = _donne_form(marque, _initial(donne), donne=donne)
+        form = _donne_form(marque, _initial(donne, marque.data.etat), donne=donne)
     return render(
         request,
         "games/donne_edit.html",
@@ -271,14 +271,18 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "form": form,
             "marque": marque,
             "preset": get_preset(partie.preset),
-            "etat": partie_etat(partie),
+            "etat": marque.data.etat,
         },
     )
 
 
-def _initial(donne: Donne) -> dict[str, str]:
+def _initial(donne: Donne, etat: str) -> dict[str, str]:
     """A stored donne as form data, so the edit form starts from what was recorded."""
-    data = {"winner": str(donne.winner_id) if donne.winner_id else "talon_epuise", "win": donne.win}
+    data = {
+        "winner": str(donne.winner_id) if donne.winner_id else "talon_epuise",
+        "win": donne.win,
+        "etat": etat,
+    }
     for main in donne.mains.all():
         data[f"jokers_{main.joueur_id}"] = str(main.jokers)
         if main.points is not None:
@@ -307,7 +311,7 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(
         request,
         "games/donne_delete.html",
-        {"partie": partie, "donne": donne, "etat": partie_etat(partie)},
+        {"partie": partie, "donne": donne, "etat": partie_load(partie).etat},
     )
 
 

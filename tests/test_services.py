@@ -8,7 +8,7 @@ import pytest
 from games import services
 from games.errors import PartieError
 from games.models import Donne, Main, Partie, Rachat
-from games.selectors import partie_etat, partie_replay
+from games.selectors import partie_load, partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
@@ -170,7 +170,7 @@ def test_the_same_form_key_records_the_donne_once(alice) -> None:
 
 def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
     partie = make_partie(alice)
-    etat = partie_etat(partie)
+    etat = partie_load(partie).etat
     play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     joueurs = {j.name: j for j in partie.joueurs.all()}
     with pytest.raises(PartieError) as err:
@@ -193,3 +193,18 @@ def test_the_same_rachat_answer_twice_changes_nothing(p1) -> None:
     with pytest.raises(PartieError) as err:
         decide(p1, "Bruno", False)
     assert err.value.code == "pas_de_rachat"
+
+
+def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
+    partie = make_partie(alice, mise_initiale=Decimal("1.00"))
+    etat = partie_load(partie).etat
+    services.mise_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    services.donne_create(
+        partie=partie,
+        winner=joueurs["Alice"],
+        win="rami",
+        etat=etat,
+        hands={joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
+    )
+    assert Donne.objects.count() == 1
