@@ -13,6 +13,9 @@ PARTIE_FINIE = _("La partie est terminée : rouvrez-la ou modifiez une donne pou
 PAS_DE_DECISION = _("%(player)s n'a pas de rachat à décider.")
 PAS_FINIE = _("La partie n'a pas été terminée à la main : il n'y a rien à rouvrir.")
 DEJA_FINIE = _("La partie est déjà terminée.")
+JOUEUR_EN_DOUBLE = _("Le joueur %(player)s apparaît deux fois à la table.")
+IMPORT_INVALIDE = _("Fichier de partie refusé : %(detail)s")
+NOM_IMPORT = _("Partie importée")
 
 
 class PartieError(Exception):
