@@ -19,6 +19,9 @@ PAS_FINIE = _("La partie n'a pas été terminée à la main : il n'y a rien à r
 DEJA_FINIE = _("La partie est déjà terminée.")
 PAS_DE_MISE = _("Cette partie se joue sans mise : il n'y a rien à payer.")
 RACHAT_REFUSE = _("%(player)s a refusé ce rachat : il n'y a rien à payer.")
+JOUEUR_EN_DOUBLE = _("Le joueur %(player)s apparaît deux fois à la table.")
+IMPORT_INVALIDE = _("Fichier de partie refusé : %(detail)s")
+NOM_IMPORT = _("Partie importée")
 
 
 class PartieError(Exception):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -10,6 +11,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.exports import uploaded_record
 from games.models import Joueur, Partie
 from games.scoring import PRESETS, TALON_EPUISE, RamiError, get_preset, parse_card
 from games.scoring.presets import RANKS
@@ -254,3 +256,42 @@ class DonneForm(forms.Form):
         if f"points_{joueur.pk}" not in self.errors:
             self.add_error(f"points_{joueur.pk}", MAIN_MANQUANTE % {"name": joueur.name})
         return None
+
+
+MAX_IMPORT_BYTES = 2_000_000  # a 200-donne partie of 8 players is about 150 kB
+
+
+class ImportForm(forms.Form):
+    """A JSON file: ramiscore's export, or a bare game record as ``rami score`` reads it."""
+
+    fichier = forms.FileField(label=_("Fichier JSON de la partie"))
+    name = forms.CharField(
+        label=_("Nom de la partie"),
+        max_length=80,
+        required=False,
+        help_text=_("Laissé vide : le nom enregistré dans le fichier."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        upload = cleaned.get("fichier")
+        if upload is None:
+            return cleaned
+        try:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise RamiError("enregistrement_invalide", detail="le fichier dépasse 2 Mo")
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise RamiError("enregistrement_invalide", detail="il n'est pas en UTF-8") from None
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as err:
+                detail = f"ce n'est pas du JSON (ligne {err.lineno}, colonne {err.colno})"
+                raise RamiError("enregistrement_invalide", detail=detail) from None
+            cleaned["record"], stored_name = uploaded_record(data)
+        except RamiError as err:
+            self.add_error("fichier", forms.ValidationError(str(err), code=err.code))
+            return cleaned
+        cleaned["name"] = cleaned.get("name") or stored_name
+        return cleaned

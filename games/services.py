@@ -9,14 +9,18 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext
 
 from games import errors
 from games.errors import PartieError
 from games.models import Donne, Joueur, Main, Partie, Rachat
 from games.money import from_centimes
 from games.scoring import RamiError, Replay, replay
+from games.scoring.errors import DONNE_PREFIX
+from games.scoring.record import Record, record_from_dict
 from games.selectors import PartieData, partie_config, partie_load
 
 Hands = dict[Joueur, dict[str, Any]]
@@ -356,3 +360,125 @@ def partie_update_money(
                     )
                 )
     return repriced
+
+
+def _import_options(record: Record) -> dict[str, Any]:
+    """The record's table options as Partie fields: money back to Decimal, and a rule option
+    left empty when it is the preset's default, as the new-partie form leaves it."""
+    config, preset = record.config, record.preset
+    prices = [from_centimes(p) for p in config.prix_rachat]
+    options: dict[str, Any] = {
+        "mise_initiale": from_centimes(config.mise_initiale),
+        "prix_rachat": prices[0],
+        "valeur_point": from_centimes(config.valeur_point),
+        "reglement": config.reglement,
+    }
+    if len(prices) == 3:
+        options["prix_rachat_2"], options["prix_rachat_3"] = prices[1], prices[2]
+    overrides = {
+        "seuil": (config.threshold, preset.threshold),
+        "seuil_inclusif": (config.inclusive, preset.inclusive),
+        "max_rachats": (config.max_rachats, preset.max_rachats),
+        "nombre_manches": (config.fixed_manches, preset.fixed_manches),
+        "objectif": (config.target, preset.target),
+        "objectif_inclusif": (config.target_inclusive, preset.target_inclusive),
+    }
+    for field_name, (value, default) in overrides.items():
+        if value != default:
+            options[field_name] = value
+    return options
+
+
+def _strict_check(record: Record) -> None:
+    """RULES.md §2 in strict mode: every hand and every decision must be there. The one thing
+    let through is a decision still to take after the LAST donne, as the app itself allows."""
+    try:
+        record.replay(lenient=False)
+    except RamiError as err:
+        if err.code == "decision_manquante" and err.donne == len(record.donnes):
+            return
+        raise
+
+
+@transaction.atomic
+def partie_import(
+    *, owner: AbstractBaseUser, record: dict[str, Any], name: str | None = None
+) -> Partie:
+    """Create a partie from a game record (``rami score``'s shape, or the record of an export),
+    after the engine has accepted it whole; a refused record creates nothing."""
+    try:
+        parsed = record_from_dict(record)
+        _strict_check(parsed)
+    except RamiError as err:
+        raise PartieError.from_rami(err) from err
+    lowered = [p.lower() for p in parsed.players]
+    for index, player in enumerate(lowered):
+        if player in lowered[:index]:
+            # The database compares names without case (joueur_name_unique); the engine does not.
+            raise PartieError(
+                errors.JOUEUR_EN_DOUBLE % {"player": parsed.players[index]},
+                code="joueurs_en_double",
+                player=parsed.players[index],
+            )
+    title = (name or "").strip() or errors.NOM_IMPORT
+    partie = Partie(
+        owner=owner,
+        name=title[:80],
+        preset=parsed.preset.key,
+        ended=parsed.ended,
+        **_import_options(parsed),
+    )
+    joueurs = [Joueur(partie=partie, name=p, seat=seat) for seat, p in enumerate(parsed.players, 1)]
+    try:
+        partie.full_clean()
+        for joueur in joueurs:
+            joueur.full_clean(exclude=["partie"], validate_constraints=False)
+    except ValidationError as err:
+        detail = _first(err)
+        raise PartieError(errors.IMPORT_INVALIDE % {"detail": detail}, code="invalide") from err
+    partie.save()
+    joueurs = Joueur.objects.bulk_create(joueurs)
+    by_name = {j.name: j for j in joueurs}
+    donnes = Donne.objects.bulk_create(
+        Donne(
+            partie=partie,
+            number=number,
+            winner=by_name[d.winner] if d.winner else None,
+            win=d.win,
+        )
+        for number, d in enumerate(parsed.donnes, 1)
+    )
+    mains, rachats = [], []
+    for donne, d in zip(donnes, parsed.donnes, strict=True):
+        for player, held in d.hands.items():
+            main = Main(
+                donne=donne,
+                joueur=by_name[player],
+                cards=" ".join(held.cards or ()),
+                points=held.points,
+                jokers=held.jokers,
+            )
+            try:
+                main.full_clean(exclude=["donne", "joueur"])
+            except ValidationError as err:
+                message = errors.IMPORT_INVALIDE % {"detail": _first(err)}
+                raise PartieError(
+                    gettext(DONNE_PREFIX) % {"donne": donne.number, "message": message},
+                    code="invalide",
+                    player=player,
+                ) from err
+            mains.append(main)
+        rachats += [
+            Rachat(donne=donne, joueur=by_name[player], accepted=accepted)
+            for player, accepted in d.rachat.items()
+        ]
+    Main.objects.bulk_create(mains)
+    Rachat.objects.bulk_create(rachats)
+    return partie
+
+
+def _first(err: ValidationError) -> str:
+    if hasattr(err, "message_dict"):
+        field_name, messages = next(iter(err.message_dict.items()))
+        return f"{field_name} : {messages[0]}"
+    return err.messages[0]

@@ -21,6 +21,8 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("parties/nouvelle/", views.partie_new, name="partie_new"),
+    path("parties/importer/", views.partie_import, name="partie_import"),
+    path("parties/marque-vierge.pdf", views.blank_sheet_pdf, name="blank_sheet_pdf"),
     path("parties/<int:pk>/", views.partie_detail, name="partie_detail"),
     path("parties/<int:pk>/donnes/", views.donne_create, name="donne_create"),
     path("parties/<int:pk>/donnes/apercu/", views.donne_preview, name="donne_preview"),
@@ -37,4 +39,8 @@ urlpatterns = [
     path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", views.mise_paid, name="mise_paid"),
     path("parties/<int:pk>/argent/rachats/<int:rachat_pk>/", views.rachat_paid, name="rachat_paid"),
     path("comptes/argent/", views.comptes_argent, name="comptes_argent"),
+    path("parties/<int:pk>/marque/", views.partie_sheet, name="partie_sheet"),
+    path("parties/<int:pk>/marque.pdf", views.partie_sheet_pdf, name="partie_sheet_pdf"),
+    path("parties/<int:pk>/export.csv", views.partie_export_csv, name="partie_export_csv"),
+    path("parties/<int:pk>/export.json", views.partie_export_json, name="partie_export_json"),
 ]

@@ -1,16 +1,22 @@
-"""``python manage.py rami score FILE``: the scoring engine from the command line.
-
-A thin wrapper around ``games.scoring.cli``; it never touches the database.
+"""``python manage.py rami score FILE``: the scoring engine from the command line, a thin
+wrapper around ``games.scoring.cli`` that never touches the database; and
+``python manage.py rami import FILE --user USERNAME``, which creates the partie through
+``services.partie_import`` (the same checks as the web import).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any, TextIO
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.scoring import cli
+from games import services
+from games.errors import PartieError
+from games.exports import uploaded_record
+from games.scoring import RamiError, cli
 
 
 class Command(BaseCommand):
@@ -21,10 +27,39 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True)
         cli.add_score_arguments(actions.add_parser("score", help="rejouer une partie"))
+        importer = actions.add_parser("import", help="créer une partie depuis un fichier JSON")
+        importer.add_argument("file", help="export JSON de ramiscore ou enregistrement de partie")
+        importer.add_argument("--user", required=True, help="le compte qui possédera la partie")
+        importer.add_argument("--name", default=None, help="nom de la partie")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "score":
             self._score(options["file"], options["format"], options.get("stdin") or sys.stdin)
+        elif options["action"] == "import":
+            self._import(options["file"], options["user"], options["name"])
+
+    def _import(self, path: str, username: str, name: str | None) -> None:
+        owner = get_user_model().objects.filter(username=username).first()
+        if owner is None:
+            raise CommandError(f"Le compte « {username} » n'existe pas.")
+        try:
+            try:
+                with open(path, encoding="utf-8-sig") as handle:
+                    data = json.load(handle)
+            except OSError as err:
+                detail = f"{path} : {err.strerror}"
+                raise RamiError("enregistrement_invalide", detail=detail) from None
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                raise RamiError("enregistrement_invalide", detail="ce n'est pas du JSON") from None
+            record, stored_name = uploaded_record(data)
+        except RamiError as err:
+            raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
+        try:
+            partie = services.partie_import(owner=owner, record=record, name=name or stored_name)
+        except PartieError as err:
+            raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
+        count = partie.donnes.count()
+        self.stdout.write(f"Partie « {partie.name} » importée (n° {partie.pk}, {count} donnes).")
 
     def _score(self, path: str, fmt: str, stdin: TextIO) -> None:
         try:

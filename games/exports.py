@@ -1,0 +1,108 @@
+"""A partie as files: the JSON export (and the record it carries, re-importable) and the CSV
+marque for a spreadsheet. Pure conversions of what the engine returned."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from games.observations import observations
+from games.scoring import Config, DonneInput, RamiError, Replay, get_preset
+from games.selectors import PartieData, partie_config
+
+FORMAT = "ramiscore/1"
+
+
+def partie_record(data: PartieData) -> dict[str, Any]:
+    """The game record (RULES.md §1 shape), as ``rami score`` reads it; money in centimes.
+
+    Only the options the table changed are written: an absent option is the preset default.
+    """
+    config = {k: v for k, v in partie_config(data.partie).items() if v is not None}
+    for key in ("prix_rachat", "mise_initiale", "valeur_point"):
+        if config.get(key) == 0:
+            config.pop(key)
+    if config.get("reglement") == "gagnant":
+        config.pop("reglement")
+    return {
+        "preset": data.partie.preset,
+        "players": data.names,
+        "config": config,
+        "donnes": [DonneInput.from_dict(d).to_dict() for d in data.inputs()],
+        "ended": data.partie.ended,
+    }
+
+
+def export_dict(data: PartieData, result: Replay) -> dict[str, Any]:
+    partie = data.partie
+    assert result.final is not None
+    return {
+        "format": FORMAT,
+        "name": partie.name,
+        "created_at": partie.created_at.isoformat(),
+        "updated_at": partie.updated_at.isoformat(),
+        "record": partie_record(data),
+        "states": [state.to_dict() for state in result.states],
+        "final": result.final.to_dict(),
+    }
+
+
+def export_json(data: PartieData, result: Replay) -> str:
+    return json.dumps(export_dict(data, result), ensure_ascii=False, indent=2) + "\n"
+
+
+def decimal_comma(centimes: int) -> str:
+    """``-1250`` → ``-12,50``: French Excel reads a comma as the decimal separator."""
+    sign = "-" if centimes < 0 else ""
+    units, cents = divmod(abs(centimes), 100)
+    return f"{sign}{units},{cents:02d}"
+
+
+def export_csv(data: PartieData, result: Replay) -> str:
+    """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's."""
+    partie = data.partie
+    preset = get_preset(partie.preset)
+    config = Config.for_preset(preset, partie_config(partie))
+    labels = preset.all_win_types()
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    header = ["Donne", "Gagnant", "Gain"]
+    for name in data.names:
+        header += [f"{name} points", f"{name} total"]
+    writer.writerow([*header, "Observations"])
+    notes = observations(result.states, data.names, config=config)
+    for state, note in zip(result.states, notes, strict=True):
+        row: list[object] = [state.number, state.winner or "", labels.get(state.win, state.win)]
+        for name in data.names:
+            row += [state.points.get(name, ""), state.totals[name]]
+        writer.writerow([*row, note])
+    final = result.final
+    assert final is not None
+    if final.pot or any(final.net.values()):
+        writer.writerow([])
+        writer.writerow(["Cagnotte", decimal_comma(final.pot)])
+        writer.writerow(["Joueur", "Payé", "Règlement des points", "Net"])
+        for name in data.names:
+            paid = config.mise_initiale + final.paid[name]
+            writer.writerow(
+                [
+                    name,
+                    decimal_comma(paid),
+                    decimal_comma(final.points_settlement[name]),
+                    decimal_comma(final.net[name]),
+                ]
+            )
+    return out.getvalue()
+
+
+def uploaded_record(data: Any) -> tuple[Any, str | None]:
+    """The record inside an uploaded file: our export format, or a bare record (``rami score``)."""
+    if isinstance(data, dict) and "format" in data:
+        if data["format"] != FORMAT:
+            detail = f"format « {data['format']} » inconnu"
+            raise RamiError("enregistrement_invalide", detail=detail)
+        name = data.get("name")
+        return data.get("record"), name if isinstance(name, str) else None
+    return data, None

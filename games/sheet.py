@@ -1,0 +1,165 @@
+"""The printable marque (screen print and PDF share it): header, rows with observations, the
+ranking and the money, all arranged from the engine's replay. Nothing here computes a total."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from django.utils.safestring import SafeString, mark_safe
+
+from games.chart import score_chart
+from games.marque import Cell, build_marque
+from games.money import format_money, from_centimes
+from games.observations import observations
+from games.scoring import Config, Preset, Replay, get_preset
+from games.selectors import PartieData, partie_config
+
+BLANK_ROWS = 25
+REGLEMENTS = {
+    "gagnant": "les perdants paient l'écart au gagnant",
+    "croise": "chaque paire règle son écart",
+}
+
+
+@dataclass
+class SheetRow:
+    number: int | None
+    cells: list[Cell]
+    observation: str = ""
+    winner: str = ""
+
+
+@dataclass
+class MoneyLine:
+    name: str
+    paid: Decimal  # initial stake plus rachats, into the cagnotte
+    points: Decimal  # points settlement (RULES.md R12)
+    net: Decimal
+
+
+@dataclass
+class Sheet:
+    title: str
+    date: datetime | None
+    preset: Preset
+    options: str
+    money_options: str
+    columns: list[str]
+    rows: list[SheetRow]
+    currency: str = "EUR"
+    blank: bool = False
+    over: bool = False
+    end_note: str = ""
+    ranking: list[tuple[int, str, int]] = field(default_factory=list)
+    pot: Decimal = Decimal("0.00")
+    money: list[MoneyLine] = field(default_factory=list)
+    transfers: list[tuple[str, str, Decimal]] = field(default_factory=list)
+    chart: SafeString = field(default_factory=lambda: mark_safe(""))
+    has_money: bool = False
+    has_points_settlement: bool = False
+
+
+def _fmt(amount: int, currency: str) -> str:
+    return format_money(from_centimes(amount), currency)
+
+
+def rule_options(preset: Preset, config: Config) -> str:
+    """The preset's rules in one line: "seuil 100 atteint · 3 rachats · 4 manches"."""
+    parts = []
+    if config.threshold is not None:
+        # RULES.md R4: inclusive (≥) for 100, strict (>) for Rami 40's 150.
+        reach = "atteint" if config.inclusive else "dépassé"
+        parts.append(f"éliminé à {config.threshold} {reach}")
+        parts.append(f"{config.max_rachats} rachat{'s' if config.max_rachats > 1 else ''} au plus")
+    if config.fixed_manches is not None:
+        parts.append(f"{config.fixed_manches} manches")
+    if config.target is not None:
+        reach = "atteint" if config.target_inclusive else "dépassé"
+        parts.append(f"fin à {config.target:,} {reach}".replace(",", "\u202f"))
+    return " · ".join(parts)
+
+
+def money_options(config: Config, currency: str, *, elimination: bool) -> str:
+    parts = []
+    if config.mise_initiale:
+        parts.append(f"mise initiale {_fmt(config.mise_initiale, currency)}")
+    prices = config.prix_rachat
+    if elimination and any(prices):
+        if len(set(prices)) == 1:
+            parts.append(f"rachat {_fmt(prices[0], currency)}")
+        else:
+            listed = ", ".join(_fmt(p, currency) for p in prices)
+            parts.append(f"rachats {listed}")
+    if config.valeur_point:
+        rule = REGLEMENTS[config.reglement]
+        parts.append(f"point {_fmt(config.valeur_point, currency)} ({rule})")
+    return " · ".join(parts) or "sans argent"
+
+
+def build_sheet(data: PartieData, result: Replay) -> Sheet:
+    partie = data.partie
+    preset = get_preset(partie.preset)
+    config = Config.for_preset(preset, partie_config(partie))
+    marque = build_marque(data, result)
+    notes = observations(result.states, data.names, config=config)
+    rows = [
+        SheetRow(number=row.number, cells=row.cells, observation=note, winner=row.winner)
+        for row, note in zip(marque.rows, notes, strict=True)
+    ]
+    final = result.final
+    assert final is not None
+    currency = partie.currency
+    money = [
+        MoneyLine(
+            name=name,
+            paid=from_centimes(config.mise_initiale + final.paid[name]),
+            points=from_centimes(final.points_settlement[name]),
+            net=from_centimes(final.net[name]),
+        )
+        for name in data.names
+    ]
+    transfers = [(a, b, from_centimes(amount)) for a, b, amount in final.transfers()]
+    if result.pending:
+        end_note = "Classement provisoire : un rachat reste à décider."
+    elif not result.over:
+        end_note = "Partie en cours : classement provisoire."
+    else:
+        end_note = ""
+    return Sheet(
+        title=partie.name,
+        date=partie.created_at,
+        preset=preset,
+        options=rule_options(preset, config),
+        money_options=money_options(config, currency, elimination=preset.has_elimination),
+        columns=data.names,
+        rows=rows,
+        currency=currency,
+        over=result.over,
+        end_note=end_note,
+        ranking=list(final.ranking),
+        pot=from_centimes(final.pot),
+        money=money,
+        transfers=transfers,
+        # games.chart escapes the player names itself.
+        chart=mark_safe(score_chart(data.names, result.states, seuil=config.threshold)),  # noqa: S308
+        has_money=any(final.net.values()) or final.pot > 0,
+        has_points_settlement=any(final.points_settlement.values()),
+    )
+
+
+def blank_sheet(preset_key: str, players: int, rows: int = BLANK_ROWS) -> Sheet:
+    """An empty marque for tables that play on paper: name blanks and empty rows."""
+    preset = get_preset(preset_key)
+    config = Config.for_preset(preset)
+    return Sheet(
+        title="",
+        date=None,
+        preset=preset,
+        options=rule_options(preset, config),
+        money_options="",
+        columns=[""] * players,
+        rows=[SheetRow(number=None, cells=[Cell() for _ in range(players)]) for _ in range(rows)],
+        blank=True,
+    )

@@ -1,0 +1,43 @@
+"""The sheet printed by Chromium itself, and the chart on the partie page, at phone size."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from games import services
+from tests.factories import make_user
+from tests.sheet_records import long_record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _login(page) -> None:
+    page.goto("/comptes/connexion/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "cartes-sur-table")
+    page.get_by_role("button", name="Se connecter").click()
+    page.wait_for_url("/")
+
+
+def test_printing_the_sheet_hides_the_navigation_and_buttons(page, screenshot) -> None:
+    alice = make_user("alice")
+    partie = services.partie_import(owner=alice, record=long_record(30), name="Jeudi au club")
+    _login(page)
+    page.goto(f"/parties/{partie.pk}/marque/")
+    assert page.get_by_role("button", name="Imprimer").is_visible()
+    screenshot("sheet-screen")
+    pdf = PdfReader(io.BytesIO(page.pdf()))  # Chromium prints with the print stylesheet
+    text = "\n".join(p.extract_text() for p in pdf.pages)
+    assert "Jeudi au club" in text and "Bruno, 176, se rachète (1er rachat) et repart à 19" in text
+    assert "ramiscore" not in text and "Imprimer" not in text and "PDF" not in text
+
+    page.goto(f"/parties/{partie.pk}/")
+    page.locator("#courbe summary").click()
+    chart = page.locator("#courbe svg.score-chart")
+    assert chart.is_visible()
+    assert chart.locator("polyline.player-line").count() == 7
+    page.locator("#courbe").scroll_into_view_if_needed()
+    screenshot("partie-chart", full_page=False)

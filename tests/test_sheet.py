@@ -1,0 +1,298 @@
+"""The printable marque, its PDF, the blank sheet, the observations and the score chart.
+
+Cast: alice owns the parties, bob is another account, and an anonymous visitor."""
+
+from __future__ import annotations
+
+import io
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from pypdf import PdfReader
+
+from games import services
+from games.chart import nice_step, score_chart
+from games.observations import observations
+from games.scoring import replay
+from tests.factories import make_partie, make_user
+from tests.sheet_records import SEVEN, long_record
+
+PASSWORD = "cartes-sur-table"
+
+
+def _states(preset, players, donnes, **kwargs):
+    return replay(preset, players, donnes, kwargs.pop("config", None), **kwargs).states
+
+
+def points(n: int) -> dict[str, int]:
+    return {"points": n, "jokers": 0}
+
+
+# -- observations (pure) ----------------------------------------------------------------------
+
+ABC = ["Anne", "Bruno", "Chloé"]
+P1 = [
+    {
+        "winner": "Anne",
+        "win": "rami",
+        "hands": {"Bruno": {"cards": "K Q 5"}, "Chloé": {"cards": "9 8"}},
+    },
+    {
+        "winner": "Anne",
+        "win": "rami_de_la_main",
+        "hands": {"Bruno": {"cards": "K 7"}, "Chloé": {"cards": "6 4"}},
+    },
+    {
+        "winner": "Chloé",
+        "win": "rami",
+        "hands": {"Anne": {"cards": "5 2"}, "Bruno": {"cards": "Q J 9", "jokers": 1}},
+        "rachat": {"Bruno": True},
+    },
+    {
+        "winner": "Anne",
+        "win": "rami_de_la_main",
+        "hands": {"Bruno": points(40), "Chloé": points(40)},
+        "rachat": {"Bruno": False, "Chloé": False},
+    },
+]
+
+
+def test_observations_tell_each_donne_as_the_rule_book_would() -> None:
+    assert observations(_states("classique", ABC, P1), ABC) == [
+        "Anne fait rami",
+        "Anne fait RAMI DE LA MAIN",
+        # examples.json P1: Bruno 137 restarts at Chloé's 27 (RULES.md R6).
+        "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27",
+        "Anne fait RAMI DE LA MAIN ; Bruno abandonne ; Chloé abandonne ; "
+        "Fin de la partie : Anne est le dernier joueur en course",
+    ]
+
+
+def test_observations_say_the_fourth_crossing_is_an_exclusion() -> None:
+    donnes = [
+        {
+            "winner": "Anne",
+            "win": "rami",
+            "hands": {"Bruno": points(150)},
+            "rachat": {"Bruno": True},
+        }
+        for _ in range(3)
+    ] + [{"winner": "Anne", "win": "rami", "hands": {"Bruno": points(150)}}]
+    assert observations(_states("classique", ["Anne", "Bruno"], donnes), ["Anne", "Bruno"]) == [
+        "Anne fait rami ; Bruno, 150, se rachète (1er rachat) et repart à −10",
+        "Anne fait rami ; Bruno, 140, se rachète (2e rachat) et repart à −20",
+        "Anne fait rami ; Bruno, 130, se rachète (3e rachat) et repart à −30",
+        "Anne fait rami ; Bruno, 4e franchissement : exclusion définitive ; "
+        "Fin de la partie : Anne est le dernier joueur en course",
+    ]
+
+
+def test_observations_for_talon_epuise_pending_and_last_manche() -> None:
+    talon = {"winner": None, "win": "talon_epuise", "hands": {p: points(5) for p in ABC}}
+    assert observations(_states("rami52_7", ABC, [talon]), ABC) == [
+        "Talon épuisé : tout le monde compte"
+    ]
+    undecided = [*P1[:2], {**P1[2], "rachat": {}}]
+    pending = _states("classique", ABC, undecided, lenient=True)
+    assert observations(pending, ABC)[-1] == "Chloé fait rami ; Bruno, 137 : rachat à décider"
+    last = [{"winner": "Anne", "win": "rami", "hands": {"Bruno": points(120), "Chloé": points(3)}}]
+    states = _states("rami52_6", ABC, last, config={"fixed_manches": 1})
+    # RULES.md R15: no rachat after the last manche.
+    assert observations(states, ABC) == [
+        "Anne fait rami ; Bruno atteint 120 ; Fin de la partie : dernière manche jouée"
+    ]
+
+
+# -- chart (pure) ------------------------------------------------------------------------------
+
+
+def test_nice_steps() -> None:
+    assert [nice_step(s) for s in (10, 60, 130, 250, 1200)] == [2, 10, 50, 50, 200]
+
+
+def test_the_chart_draws_a_line_per_player_the_seuil_rachats_and_eliminations() -> None:
+    svg = score_chart(ABC, _states("classique", ABC, P1), seuil=100)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert svg.count('class="player-line"') == 3
+    assert len(set(re.findall(r'stroke-dasharray="([^"]+)"', svg))) >= 3  # paper: dashes differ
+    assert svg.count('class="seuil"') == 1 and "seuil 100" in svg
+    assert svg.count('<polygon class="rachat"') == 1 + 1  # Bruno's rachat, and the legend
+    assert svg.count('class="elimination"') == 2 + 1  # Bruno and Chloé, and the legend
+    assert ">Donne</text>" in svg and ">Points</text>" in svg and ">Chloé</text>" in svg
+    assert score_chart(ABC, [], seuil=100) == ""
+
+
+def test_the_chart_escapes_names() -> None:
+    names = ["<b>A", "B"]
+    donnes = [{"winner": "<b>A", "win": "rami", "hands": {"B": points(3)}}]
+    svg = score_chart(names, _states("classique", names, donnes), seuil=100)
+    assert "<b>A" not in svg and "&lt;b&gt;A" in svg
+
+
+# -- pages -------------------------------------------------------------------------------------
+
+
+def _client(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def p1(alice):
+    return services.partie_import(
+        owner=alice,
+        record={
+            "preset": "classique",
+            "players": ABC,
+            "donnes": P1,
+            "config": {"prix_rachat": 200, "mise_initiale": 100},
+        },
+        name="Mardi soir",
+    )
+
+
+def test_the_sheet_shows_header_framed_totals_observations_and_money(alice, p1) -> None:
+    response = _client(alice).get(f"/parties/{p1.pk}/marque/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<h1>Mardi soir</h1>" in html
+    assert "Rami classique</strong> · éliminé à 100 atteint · 3 rachats au plus" in html
+    assert "Argent : mise initiale 1,00\xa0€ · rachat 2,00\xa0€" in html
+    # Seed 000: totals at or over 100 are framed; Bruno's 137 then his rachat to 27.
+    assert '<span class="framed">137</span><span class="rachat">R1→27</span>' in html
+    assert "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27" in html
+    assert "Fin de la partie : Anne est le dernier joueur en course" in html
+    assert "@page { size: A4 landscape" in html and "thead { display: table-header-group; }" in html
+    # Cagnotte: 3 stakes of 1,00 € and one rachat of 2,00 €; Anne takes it.
+    assert '<strong class="pot">5,00\xa0€</strong>' in html
+    assert "Bruno → Anne : 3,00\xa0€" in html and "Chloé → Anne : 1,00\xa0€" in html
+
+
+def test_the_partie_page_links_the_sheet_and_folds_the_chart(alice, p1) -> None:
+    html = _client(alice).get(f"/parties/{p1.pk}/").content.decode()
+    assert f'href="/parties/{p1.pk}/marque/"' in html
+    assert f'href="/parties/{p1.pk}/marque.pdf"' in html
+    assert (
+        '<details class="card" id="courbe"><summary class="card-body py-2">Courbe des scores'
+        in html
+    )
+    assert html.count('class="player-line"') == 3
+
+
+def _import_long(owner: User, donnes: int):
+    return services.partie_import(owner=owner, record=long_record(donnes), name=f"{donnes} donnes")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/parties/{pk}/",
+        "/parties/{pk}/marque/",
+        "/parties/{pk}/export.csv",
+        "/parties/{pk}/export.json",
+    ],
+)
+def test_pages_run_the_same_queries_for_5_or_60_donnes(
+    alice, url, django_assert_num_queries
+) -> None:
+    client = _client(alice)
+    for donnes in (5, 60):
+        partie = _import_long(alice, donnes)
+        # session, user, partie, then partie_load's players, donnes, hands and rachats.
+        with django_assert_num_queries(7):
+            assert client.get(url.format(pk=partie.pk)).status_code == 200
+
+
+# -- access ------------------------------------------------------------------------------------
+
+URLS = [
+    "/parties/{pk}/marque/",
+    "/parties/{pk}/marque.pdf",
+    "/parties/{pk}/export.csv",
+    "/parties/{pk}/export.json",
+]
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_each_sheet_url_is_for_the_owner_only(alice, p1, url) -> None:
+    url = url.format(pk=p1.pk)
+    anonymous = _client(None).get(url)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/comptes/connexion/")
+    assert _client(make_user("bob")).get(url).status_code == 404
+    assert _client(alice).get(url).status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/parties/marque-vierge.pdf?joueurs=5", "/parties/importer/"])
+def test_the_blank_sheet_and_the_import_need_an_account(alice, url) -> None:
+    anonymous = _client(None).get(url)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/comptes/connexion/")
+    assert _client(make_user("bob")).get(url).status_code == 200
+    assert _client(alice).get(url).status_code == 200
+
+
+def _pdf_text(content: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(content))
+    return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_the_blank_sheet_has_empty_columns_for_the_players(alice) -> None:
+    response = _client(alice).get("/parties/marque-vierge.pdf?joueurs=5&preset=classique")
+    assert response["Content-Type"] == "application/pdf"
+    pages, text = _pdf_text(response.content)
+    assert pages == 1
+    assert "Rami classique" in text and "Observations" in text and text.count("total") == 5
+    too_many = _client(alice).get("/parties/marque-vierge.pdf?joueurs=9&preset=classique")
+    assert too_many.status_code == 400
+    assert _client(alice).get("/parties/marque-vierge.pdf?preset=poker").status_code == 400
+
+
+# -- the long partie's PDF (built once for the module) -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def long_pdf(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        owner = User.objects.create_user("long", password=PASSWORD)
+        partie = _import_long(owner, 120)
+        client = _client(owner)
+        response = client.get(f"/parties/{partie.pk}/marque.pdf")
+        owner.delete()
+    return response
+
+
+def test_the_pdf_of_a_long_partie_has_the_totals_and_the_observations(long_pdf) -> None:
+    assert long_pdf.status_code == 200
+    assert long_pdf["Content-Type"] == "application/pdf"
+    assert long_pdf["Content-Disposition"] == 'inline; filename="marque-120-donnes.pdf"'
+    pages, text = _pdf_text(long_pdf.content)
+    assert "Bruno, 176, se rachète (1er rachat) et repart à 19" in text
+    assert "Chloé abandonne" in text
+    assert "Fin de la partie : dernière manche jouée" in text
+    # Final ranking: David 100, Anne 101 … Chloé frozen at 202 when she abandoned (R19).
+    ranking = re.search(r"Classement\n(.*?)Argent", text, re.S)
+    assert ranking is not None
+    lines = [" ".join(line.split()) for line in ranking.group(1).strip().splitlines()]
+    assert lines[0] == "1. David 100" and lines[-1] == "7. Chloé 202"
+    assert "Cagnotte : 11,00" in text
+    # The header row is repeated on every page that carries donnes.
+    assert text.count("Observations") == 3
+    # Measured: 41 to 43 donnes a page at this size, so 120 donnes take three pages; the foot
+    # fits under the last rows and the chart, which is never split, takes a fourth.
+    assert pages == 4
+    assert all(name in text for name in SEVEN)
+
+
+def test_money_options_show_decimal_amounts(alice) -> None:
+    partie = make_partie(alice, valeur_point=Decimal("0.05"), reglement="croise")
+    html = _client(alice).get(f"/parties/{partie.pk}/marque/").content.decode()
+    assert "point 0,05\xa0€ (chaque paire règle son écart)" in html
