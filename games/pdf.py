@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from django.contrib.staticfiles import finders
+
 
 def _no_fetch(url: str, *args, **kwargs):
-    # The sheet inlines its stylesheet and its chart: nothing is ever fetched, so a name typed
-    # by a player can never make the server request a URL.
+    # The stylesheet is handed over and the chart is inline: nothing is ever fetched, so a
+    # name typed by a player can never make the server request a URL.
     raise ValueError(f"ramiscore's PDF fetches nothing ({url})")
 
 
 def html_to_pdf(html: str) -> bytes:
     import weasyprint  # imported here: it loads Pango, which only the PDF views need
 
-    return weasyprint.HTML(string=html, url_fetcher=_no_fetch).write_pdf()
+    stylesheet = weasyprint.CSS(filename=finders.find("css/sheet.css"), url_fetcher=_no_fetch)
+    return weasyprint.HTML(string=html, url_fetcher=_no_fetch).write_pdf(stylesheets=[stylesheet])

@@ -448,7 +448,7 @@ def _sheet_response(request: HttpRequest, sheet: Sheet, partie: Partie | None, f
     context = {"sheet": sheet, "partie": partie}
     if not filename:
         return render(request, "games/sheet.html", context)
-    html = render_to_string("games/sheet.html", context, request=request)
+    html = render_to_string("games/sheet.html", {**context, "pdf": True}, request=request)
     response = HttpResponse(html_to_pdf(html), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response

@@ -7,8 +7,10 @@ from __future__ import annotations
 import io
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from pypdf import PdfReader
@@ -172,7 +174,9 @@ def test_the_sheet_shows_header_framed_totals_observations_and_money(alice, p1) 
     assert '<span class="framed">137</span><span class="rachat">R1→27</span>' in html
     assert "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27" in html
     assert "Fin de la partie : Anne est le dernier joueur en course" in html
-    assert "@page { size: A4 landscape" in html and "thead { display: table-header-group; }" in html
+    assert 'href="/static/css/sheet.css"' in html
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "sheet.css").read_text()
+    assert "@page { size: A4 landscape" in css and "thead { display: table-header-group; }" in css
     # Cagnotte: 3 stakes of 1,00 € and one rachat of 2,00 €; Anne takes it.
     assert '<strong class="pot">5,00\xa0€</strong>' in html
     assert "Bruno → Anne : 3,00\xa0€" in html and "Chloé → Anne : 1,00\xa0€" in html

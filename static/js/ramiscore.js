@@ -142,7 +142,12 @@
     });
   }
 
+  function setupPrint(button) {
+    button.addEventListener("click", function () { window.print(); });
+  }
+
   function setup(root) {
+    once(root, "[data-print]", setupPrint);
     once(root, ".picker", setupPicker);
     once(root, "#donne-form", setupWinner);
     once(root, "#joueur-rows", setupJoueurs);
