@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,3 +205,22 @@ def partie_reopen(*, partie: Partie) -> Partie:
     data.partie.ended = False
     data.partie.save(update_fields=["ended", "updated_at"])
     return data.partie
+
+
+@transaction.atomic
+def partie_share(*, partie: Partie) -> Partie:
+    """Issue #7: give the partie a new share link. Sharing again replaces the token, so a link
+    that went too far stops working."""
+    locked = Partie.objects.select_for_update().get(pk=partie.pk)
+    locked.share_token = secrets.token_urlsafe(24)  # 192 bits: not guessable
+    locked.save(update_fields=["share_token", "updated_at"])
+    return locked
+
+
+@transaction.atomic
+def partie_unshare(*, partie: Partie) -> Partie:
+    """Revoke the share link: /suivre/<token>/ answers 404 from now on."""
+    locked = Partie.objects.select_for_update().get(pk=partie.pk)
+    locked.share_token = None
+    locked.save(update_fields=["share_token", "updated_at"])
+    return locked

@@ -33,4 +33,7 @@ urlpatterns = [
     path("parties/<int:pk>/rachats/<int:joueur_pk>/", views.rachat_decide, name="rachat_decide"),
     path("parties/<int:pk>/terminer/", views.partie_close, name="partie_close"),
     path("parties/<int:pk>/rouvrir/", views.partie_reopen, name="partie_reopen"),
+    path("parties/<int:pk>/partage/", views.partie_share, name="partie_share"),
+    path("parties/<int:pk>/partage/revoquer/", views.partie_unshare, name="partie_unshare"),
+    path("suivre/<str:token>/", views.partie_follow, name="partie_follow"),
 ]

@@ -6,11 +6,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
 from games.errors import PartieError
@@ -18,7 +21,7 @@ from games.forms import DonneForm, PartieForm
 from games.marque import Marque, build_marque
 from games.models import Donne, Partie
 from games.scoring import RamiError, explain_hand, get_preset
-from games.selectors import partie_load, parties_with_donnes
+from games.selectors import partie_load, partie_shared, parties_with_donnes
 
 
 def _get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
@@ -295,3 +298,63 @@ def partie_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.info(request, _("La partie est rouverte."))
     return redirect("partie_detail", pk=partie.pk)
+
+
+@login_required
+@require_POST
+def partie_share(request: HttpRequest, pk: int) -> HttpResponse:
+    """Create the share link, or replace it (the old one stops working)."""
+    partie = _get_partie_for_user(request, pk)
+    replaced = bool(partie.share_token)
+    services.partie_share(partie=partie)
+    if replaced:
+        messages.success(request, _("Nouveau lien de partage : l'ancien ne marche plus."))
+    return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
+
+
+@login_required
+@require_POST
+def partie_unshare(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _get_partie_for_user(request, pk)
+    services.partie_unshare(partie=partie)
+    messages.info(request, _("Le lien de partage est révoqué."))
+    return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
+
+
+def _follow_etag(partie: Partie, *, live: bool) -> str:
+    # Every service write saves partie.updated_at; the donne count also catches a write that
+    # forgot to. The htmx fragment and the full page are different representations.
+    stamp = int(partie.updated_at.timestamp() * 1_000_000)
+    return f"{partie.pk}.{stamp}.{partie.n_donnes}" + (".live" if live else "")
+
+
+@require_GET
+def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
+    """Issue #7: the read-only live view behind a share link, for anyone holding the token.
+    The ETag is checked on one small query, before the donnes are loaded: an unchanged poll
+    costs that query and a 304 with no body."""
+    partie = partie_shared(token)
+    if partie is None:
+        if request.htmx:
+            # A link revoked while someone follows: reload, so the page shows the 404.
+            return HttpResponse(status=404, headers={"HX-Refresh": "true"})
+        raise Http404
+    etag = quote_etag(_follow_etag(partie, live=bool(request.htmx)))
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        template = "games/partie_follow.html"
+        if request.htmx:
+            template += "#suivi"
+        context = {
+            "partie": partie,
+            "marque": _marque(partie),
+            "live_etag": _follow_etag(partie, live=True),
+        }
+        response = render(request, template, context)
+    response["ETag"] = etag
+    # Revalidate on every request; the fragment and the page share one URL (Vary).
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    response["X-Robots-Tag"] = "noindex"
+    return response
