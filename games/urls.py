@@ -4,11 +4,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games import views
+from games.login import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("comptes/inscription/", views.signup, name="signup"),
-    path("comptes/connexion/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "comptes/connexion/",
+        auth_views.LoginView.as_view(authentication_form=LoginForm),
+        name="login",
+    ),
     path("comptes/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "comptes/mot-de-passe/",
