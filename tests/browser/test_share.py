@@ -98,6 +98,17 @@ def test_a_follower_sees_each_donne_without_reloading(page, screenshot, chromium
         assert follower.locator("#marque a").count() == 0
         SCREENSHOTS.mkdir(exist_ok=True)
         follower.screenshot(path=str(SCREENSHOTS / "share-02-suivi.png"), full_page=True)
+
+        # Alice ends the partie: the follower sees the result, and the polling stops.
+        page.locator("summary", has_text="Terminer la partie").click()
+        page.get_by_role("button", name="Oui, terminer maintenant").click()
+        page.wait_for_selector("#resultat")
+        follower.wait_for_selector("#resultat", timeout=9_000)
+        assert follower.locator("#suivi[hx-get]").count() == 0
+        follower.screenshot(path=str(SCREENSHOTS / "share-03-suivi-fin.png"), full_page=True)
+        seen = len(polls)
+        follower.wait_for_timeout(5_000)
+        assert len(polls) == seen
         assert problems == []
     finally:
         context.close()
