@@ -28,8 +28,8 @@ class LoginForm(AuthenticationForm):
     error_messages = {**AuthenticationForm.error_messages, "too_many": TROP_D_ESSAIS}
 
     def clean(self):
-        # Behind the TLS proxy REMOTE_ADDR is the proxy's unless it rewrites it; the username
-        # counter still holds.
+        # Caution: behind a TLS proxy that does not rewrite REMOTE_ADDR, every visitor shares
+        # the proxy's address, so 5 failures anywhere lock the login for all (docs/decisions.md).
         ip = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
         keys = _keys(ip, self.data.get("username", ""))
         if any(cache.get(key, 0) >= LIMIT for key in keys):
