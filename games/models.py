@@ -48,6 +48,11 @@ class Partie(models.Model):
     objectif_inclusif = models.BooleanField(_("l'objectif atteint termine"), null=True, blank=True)
     # RULES.md R21: the table may end the partie by hand.
     ended = models.BooleanField(_("terminée à la main"), default=False)
+    # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
+    # /suivre/<token>/; empty means the partie is not shared.
+    share_token = models.CharField(
+        _("jeton de partage"), max_length=64, unique=True, null=True, blank=True, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

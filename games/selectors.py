@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count
+
 from games.models import Donne, Joueur, Partie
 from games.money import to_centimes
 from games.scoring import Replay, replay
@@ -77,6 +79,12 @@ def parties_with_donnes(owner) -> list[Partie]:
             "joueurs", "donnes__mains", "donnes__rachats"
         )
     )
+
+
+def partie_shared(token: str) -> Partie | None:
+    """The partie behind a share link, with its number of donnes (``n_donnes``), in one query:
+    enough for the live view's ETag before anything else is loaded."""
+    return Partie.objects.filter(share_token=token).annotate(n_donnes=Count("donnes")).first()
 
 
 def partie_replay(partie: Partie) -> tuple[PartieData, Replay]:

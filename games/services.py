@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -482,3 +483,22 @@ def _first(err: ValidationError) -> str:
         field_name, messages = next(iter(err.message_dict.items()))
         return f"{field_name} : {messages[0]}"
     return err.messages[0]
+
+
+@transaction.atomic
+def partie_share(*, partie: Partie) -> Partie:
+    """Issue #7: give the partie a new share link. Sharing again replaces the token, so a link
+    that went too far stops working."""
+    locked = Partie.objects.select_for_update().get(pk=partie.pk)
+    locked.share_token = secrets.token_urlsafe(24)  # 192 bits: not guessable
+    locked.save(update_fields=["share_token", "updated_at"])
+    return locked
+
+
+@transaction.atomic
+def partie_unshare(*, partie: Partie) -> Partie:
+    """Revoke the share link: /suivre/<token>/ answers 404 from now on."""
+    locked = Partie.objects.select_for_update().get(pk=partie.pk)
+    locked.share_token = None
+    locked.save(update_fields=["share_token", "updated_at"])
+    return locked

@@ -4,11 +4,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games import views
+from games.login import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("comptes/inscription/", views.signup, name="signup"),
-    path("comptes/connexion/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "comptes/connexion/",
+        auth_views.LoginView.as_view(authentication_form=LoginForm),
+        name="login",
+    ),
     path("comptes/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "comptes/mot-de-passe/",
@@ -43,4 +48,7 @@ urlpatterns = [
     path("parties/<int:pk>/marque.pdf", views.partie_sheet_pdf, name="partie_sheet_pdf"),
     path("parties/<int:pk>/export.csv", views.partie_export_csv, name="partie_export_csv"),
     path("parties/<int:pk>/export.json", views.partie_export_json, name="partie_export_json"),
+    path("parties/<int:pk>/partage/", views.partie_share, name="partie_share"),
+    path("parties/<int:pk>/partage/revoquer/", views.partie_unshare, name="partie_unshare"),
+    path("suivre/<str:token>/", views.partie_follow, name="partie_follow"),
 ]

@@ -1,0 +1,46 @@
+"""Login with a limit on failures (issue #7): after LIMIT failed attempts for one username,
+or from one address, within WINDOW seconds, the form refuses to check the password at all.
+
+The counters live in Django's cache. The default LocMemCache is per process: with several
+gunicorn workers each keeps its own count (see README.md), which still caps guessing."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+LIMIT = 5
+WINDOW = 15 * 60  # seconds
+TROP_D_ESSAIS = _("Trop d'essais : réessayez dans 15 minutes.")
+
+
+def _keys(ip: str, username: str) -> list[str]:
+    # Hashed: a username may hold characters a cache backend refuses in keys.
+    user = hashlib.sha256(username.strip().lower().encode()).hexdigest()
+    return [f"login-fail:user:{user}", f"login-fail:ip:{ip}"]
+
+
+class LoginForm(AuthenticationForm):
+    error_messages = {**AuthenticationForm.error_messages, "too_many": TROP_D_ESSAIS}
+
+    def clean(self):
+        # Caution: behind a TLS proxy that does not rewrite REMOTE_ADDR, every visitor shares
+        # the proxy's address, so 5 failures anywhere lock the login for all (docs/decisions.md).
+        ip = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        keys = _keys(ip, self.data.get("username", ""))
+        if any(cache.get(key, 0) >= LIMIT for key in keys):
+            raise ValidationError(self.error_messages["too_many"], code="too_many")
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            for key in keys:
+                # add() starts the window at the first failure; incr() keeps its expiry.
+                cache.add(key, 0, WINDOW)
+                cache.incr(key)
+            raise
+        cache.delete(keys[0])  # the right password clears that username's count
+        return cleaned
