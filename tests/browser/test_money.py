@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 from django.test import Client
+from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
 from tests.factories import decide, hand, make_partie, make_user, play
@@ -36,13 +37,9 @@ def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
     assert bruno_owes.inner_text() == "3,00\u00a0€"
     # Tick Bruno's stake, then his rachat: htmx swaps the panel each time.
     panel.locator("[data-ligne^='mise-']", has_text="Mise de Bruno").locator("button").click()
-    page.wait_for_function(
-        "document.querySelector(\"tr[data-joueur='Bruno'] .owed\").innerText === '2,00\u00a0€'"
-    )
+    expect(page.locator("tr[data-joueur='Bruno'] .owed")).to_have_text("2,00\u00a0€")
     page.locator("#cagnotte-panel [data-ligne^='rachat-'] button").click()
-    page.wait_for_function(
-        "document.querySelector(\"tr[data-joueur='Bruno'] .owed\").innerText === '0,00\u00a0€'"
-    )
+    expect(page.locator("tr[data-joueur='Bruno'] .owed")).to_have_text("0,00\u00a0€")
     assert panel.locator("tr[data-joueur='Bruno'] .paid").inner_text() == "3,00\u00a0€"
     assert page.locator("#sur-la-table").inner_text() == "3,00\u00a0€"
     assert "Règlement provisoire" in page.locator("#reglement").inner_text()

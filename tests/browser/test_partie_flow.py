@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 
 def scoreboard(page) -> dict[str, int]:
     totals = {}
@@ -54,10 +56,8 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
         chloe.locator(f"[data-card='{card}']").click()
     chloe.locator("[data-joker]").click()
     hand(page, "David").locator(".points-input").fill("12")
-    page.wait_for_function(
-        "document.querySelector('#donne-form .hand[data-joueur=\"Chloé\"] .apercu')"
-        ".textContent.includes('= 64')"
-    )
+    # The count appears as the cards are tapped (htmx asks the engine).
+    expect(chloe.locator(".apercu")).to_contain_text("= 64")
     assert chloe.locator(".apercu").inner_text() == (
         "(10 + 10 + 10 + 2) × 2 = 64 — un joker en main"
     )
