@@ -3,12 +3,12 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games import views
 from games.login import LoginForm
+from games.views import argent, donnes, partage, parties, sheet
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("comptes/inscription/", views.signup, name="signup"),
+    path("", parties.home, name="home"),
+    path("comptes/inscription/", parties.signup, name="signup"),
     path(
         "comptes/connexion/",
         auth_views.LoginView.as_view(authentication_form=LoginForm),
@@ -25,30 +25,32 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("parties/nouvelle/", views.partie_new, name="partie_new"),
-    path("parties/importer/", views.partie_import, name="partie_import"),
-    path("parties/marque-vierge.pdf", views.blank_sheet_pdf, name="blank_sheet_pdf"),
-    path("parties/<int:pk>/", views.partie_detail, name="partie_detail"),
-    path("parties/<int:pk>/donnes/", views.donne_create, name="donne_create"),
-    path("parties/<int:pk>/donnes/apercu/", views.donne_preview, name="donne_preview"),
-    path("parties/<int:pk>/donnes/<int:number>/", views.donne_edit, name="donne_edit"),
+    path("parties/nouvelle/", parties.partie_new, name="partie_new"),
+    path("parties/importer/", sheet.partie_import, name="partie_import"),
+    path("parties/marque-vierge.pdf", sheet.blank_sheet_pdf, name="blank_sheet_pdf"),
+    path("parties/<int:pk>/", parties.partie_detail, name="partie_detail"),
+    path("parties/<int:pk>/donnes/", donnes.donne_create, name="donne_create"),
+    path("parties/<int:pk>/donnes/apercu/", donnes.donne_preview, name="donne_preview"),
+    path("parties/<int:pk>/donnes/<int:number>/", donnes.donne_edit, name="donne_edit"),
     path(
         "parties/<int:pk>/donnes/<int:number>/supprimer/",
-        views.donne_delete,
+        donnes.donne_delete,
         name="donne_delete",
     ),
-    path("parties/<int:pk>/rachats/<int:joueur_pk>/", views.rachat_decide, name="rachat_decide"),
-    path("parties/<int:pk>/terminer/", views.partie_close, name="partie_close"),
-    path("parties/<int:pk>/rouvrir/", views.partie_reopen, name="partie_reopen"),
-    path("parties/<int:pk>/argent/", views.partie_money, name="partie_money"),
-    path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", views.mise_paid, name="mise_paid"),
-    path("parties/<int:pk>/argent/rachats/<int:rachat_pk>/", views.rachat_paid, name="rachat_paid"),
-    path("comptes/argent/", views.comptes_argent, name="comptes_argent"),
-    path("parties/<int:pk>/marque/", views.partie_sheet, name="partie_sheet"),
-    path("parties/<int:pk>/marque.pdf", views.partie_sheet_pdf, name="partie_sheet_pdf"),
-    path("parties/<int:pk>/export.csv", views.partie_export_csv, name="partie_export_csv"),
-    path("parties/<int:pk>/export.json", views.partie_export_json, name="partie_export_json"),
-    path("parties/<int:pk>/partage/", views.partie_share, name="partie_share"),
-    path("parties/<int:pk>/partage/revoquer/", views.partie_unshare, name="partie_unshare"),
-    path("suivre/<str:token>/", views.partie_follow, name="partie_follow"),
+    path("parties/<int:pk>/rachats/<int:joueur_pk>/", donnes.rachat_decide, name="rachat_decide"),
+    path("parties/<int:pk>/terminer/", parties.partie_close, name="partie_close"),
+    path("parties/<int:pk>/rouvrir/", parties.partie_reopen, name="partie_reopen"),
+    path("parties/<int:pk>/argent/", argent.partie_money, name="partie_money"),
+    path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", argent.mise_paid, name="mise_paid"),
+    path(
+        "parties/<int:pk>/argent/rachats/<int:rachat_pk>/", argent.rachat_paid, name="rachat_paid"
+    ),
+    path("comptes/argent/", argent.comptes_argent, name="comptes_argent"),
+    path("parties/<int:pk>/marque/", sheet.partie_sheet, name="partie_sheet"),
+    path("parties/<int:pk>/marque.pdf", sheet.partie_sheet_pdf, name="partie_sheet_pdf"),
+    path("parties/<int:pk>/export.csv", sheet.partie_export_csv, name="partie_export_csv"),
+    path("parties/<int:pk>/export.json", sheet.partie_export_json, name="partie_export_json"),
+    path("parties/<int:pk>/partage/", partage.partie_share, name="partie_share"),
+    path("parties/<int:pk>/partage/revoquer/", partage.partie_unshare, name="partie_unshare"),
+    path("suivre/<str:token>/", partage.partie_follow, name="partie_follow"),
 ]

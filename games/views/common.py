@@ -1,0 +1,114 @@
+"""What the views of a partie share: ownership, loading the marque, the page render."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import services
+from games.argent import build_cagnotte
+from games.errors import PartieError
+from games.forms import DonneForm, MoneyForm
+from games.marque import Marque, build_marque
+from games.models import Donne, Partie
+from games.money import format_money
+from games.scoring import get_preset
+from games.selectors import partie_load
+
+
+def get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
+    """The partie, if it belongs to this account; another account gets a 404 (never a 403,
+    which would confirm that the partie exists)."""
+    return get_object_or_404(Partie, pk=pk, owner=request.user)
+
+
+def fresh(partie: Partie) -> Partie:
+    """The partie as a write left it (the services lock and save their own copy)."""
+    partie.refresh_from_db()
+    return partie
+
+
+def load_marque(partie: Partie) -> Marque:
+    data = partie_load(partie)
+    return build_marque(data, data.replay())
+
+
+def donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> DonneForm:
+    if donne is None:
+        joueurs = marque.in_race
+    else:
+        # Those en course before this donne: the state after the previous one.
+        states = marque.result.states
+        before = set(states[donne.number - 2].in_race) if donne.number > 1 else None
+        joueurs = [j for j in marque.data.joueurs if before is None or j.name in before]
+    form = DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
+    form.fields["cle"].initial = uuid.uuid4()
+    form.fields["etat"].initial = marque.data.etat
+    return form
+
+
+def render_partie(
+    request: HttpRequest,
+    marque: Marque,
+    form: DonneForm | None = None,
+    *,
+    status: int = 200,
+    money_form: MoneyForm | None = None,
+) -> HttpResponse:
+    context = {
+        "partie": marque.partie,
+        "marque": marque,
+        "preset": get_preset(marque.partie.preset),
+        "form": form or (donne_form(marque) if marque.can_record else None),
+        "etat": marque.data.etat,
+        "cagnotte": build_cagnotte(marque.data, marque.result),
+        "money_form": money_form or MoneyForm(instance=marque.partie),
+    }
+    template = "games/partie_detail.html"
+    if request.htmx:
+        template += "#partie-body"
+    return render(request, template, context, status=status)
+
+
+def say_change(request: HttpRequest, change: services.Change, currency: str) -> None:
+    if change.totals:
+        parts = [f"{name} {before} → {after}" for name, (before, after) in change.totals.items()]
+        messages.info(request, _("Totaux modifiés : %s.") % ", ".join(sorted(parts)))
+    for number, name in change.removed_decisions:
+        messages.warning(
+            request,
+            _("Le rachat de %(name)s à la donne %(number)s ne s'applique plus : il est retiré.")
+            % {"name": name, "number": number},
+        )
+    for number, name, amount in change.refunds:
+        messages.warning(
+            request,
+            _("Le rachat de %(name)s (donne %(number)s) était marqué payé : rendez-lui %(amount)s.")
+            % {"name": name, "number": number, "amount": format_money(amount, currency)},
+        )
+    if change.pending:
+        messages.warning(
+            request,
+            ngettext(
+                "Nouveau franchissement : %(names)s doit décider de son rachat.",
+                "Nouveaux franchissements : %(names)s doivent décider de leur rachat.",
+                len(change.pending),
+            )
+            % {"names": ", ".join(change.pending)},
+        )
+
+
+def stale(request: HttpRequest, partie: Partie, err: PartieError) -> HttpResponse:
+    """Another phone changed the partie: say so and show the fresh state."""
+    messages.warning(request, err.message)
+    if request.htmx:
+        return render_partie(request, load_marque(fresh(partie)))
+    return redirect("partie_detail", pk=partie.pk)

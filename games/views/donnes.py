@@ -1,0 +1,192 @@
+"""Recording a donne, its live count, editing, deleting, and the rachat decisions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.errors import PartieError
+from games.forms import DonneForm
+from games.models import Donne
+from games.scoring import RamiError, explain_hand, get_preset
+from games.selectors import partie_load
+from games.views.common import (
+    donne_form,
+    fresh,
+    get_partie_for_user,
+    load_marque,
+    render_partie,
+    say_change,
+    stale,
+)
+
+
+@login_required
+@require_POST
+def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    marque = load_marque(partie)
+    form = donne_form(marque, request.POST)
+    if form.is_valid():
+        try:
+            donne = services.donne_create(
+                partie=partie,
+                winner=form.cleaned_data["winner_joueur"],
+                win=form.cleaned_data["win"],
+                hands=form.cleaned_data["hands"],
+                cle=form.cleaned_data["cle"],
+                etat=form.cleaned_data["etat"] or None,
+            )
+        except PartieError as err:
+            if err.code == "etat_perime":
+                return stale(request, partie, err)
+            _apply_error(form, err, len(marque.data.donnes) + 1)
+        else:
+            messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
+            if not request.htmx:
+                return redirect("partie_detail", pk=partie.pk)
+            return render_partie(request, load_marque(fresh(partie)))
+    return render_partie(request, marque, form, status=422 if not request.htmx else 200)
+
+
+@login_required
+@require_POST
+def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """Each loser's count as it is typed, with the engine's explanation."""
+    partie = get_partie_for_user(request, pk)
+    marque = load_marque(partie)
+    form = donne_form(marque, request.POST)
+    form.is_valid()
+    win = form.cleaned_data.get("win") or get_preset(partie.preset).default_win
+    winner = form.cleaned_data.get("winner_joueur")
+    lines = []
+    for joueur in form.joueurs:
+        text = ""
+        if joueur != winner and "winner" in form.cleaned_data:
+            hand = form.cleaned_data.get("hands", {}).get(joueur)
+            if hand is not None:
+                try:
+                    text = explain_hand(partie.preset, hand, win)
+                except RamiError as err:
+                    text = str(PartieError.from_rami(err))
+        lines.append((joueur, text))
+    return render(request, "games/partie_detail.html#previews", {"lines": lines})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    marque = load_marque(partie)
+    donne = next((d for d in marque.data.donnes if d.number == number), None)
+    if donne is None:
+        raise Http404
+    if request.method == "POST":
+        form = donne_form(marque, request.POST, donne=donne)
+        if form.is_valid():
+            try:
+                change = services.donne_update(
+                    donne=donne,
+                    winner=form.cleaned_data["winner_joueur"],
+                    win=form.cleaned_data["win"],
+                    hands=form.cleaned_data["hands"],
+                    etat=form.cleaned_data["etat"] or None,
+                )
+            except PartieError as err:
+                if err.code == "etat_perime":
+                    return stale(request, partie, err)
+                _apply_error(form, err, number)
+            else:
+                messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
+                say_change(request, change, partie.currency)
+                return redirect("partie_detail", pk=partie.pk)
+    else:
+        form = donne_form(marque, _initial(donne, marque.data.etat), donne=donne)
+    return render(
+        request,
+        "games/donne_edit.html",
+        {
+            "partie": partie,
+            "donne": donne,
+            "form": form,
+            "marque": marque,
+            "preset": get_preset(partie.preset),
+            "etat": marque.data.etat,
+        },
+    )
+
+
+def _initial(donne: Donne, etat: str) -> dict[str, str]:
+    """A stored donne as form data, so the edit form starts from what was recorded."""
+    data = {
+        "winner": str(donne.winner_id) if donne.winner_id else "talon_epuise",
+        "win": donne.win,
+        "etat": etat,
+    }
+    for main in donne.mains.all():
+        data[f"jokers_{main.joueur_id}"] = str(main.jokers)
+        if main.points is not None:
+            data[f"points_{main.joueur_id}"] = str(main.points)
+        else:
+            data[f"cartes_{main.joueur_id}"] = main.cards
+    return data
+
+
+def _apply_error(form: DonneForm, err: PartieError, number: int) -> None:
+    """Put the engine's refusal next to the player's field. About this donne, the message
+    needs no "Donne 7 :" prefix; about a later one (an edit can break it), it does."""
+    field = form.field_for(err.player)
+    text = err.detail if err.donne == number else err.message
+    if err.code == "gagnant_hors_course":
+        field = "winner"
+    form.add_error(field if field in form.fields else None, text)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    donne = get_object_or_404(Donne, partie=partie, number=number)
+    if request.method == "POST":
+        try:
+            change = services.donne_delete(donne=donne, etat=request.POST.get("etat") or None)
+        except PartieError as err:
+            if err.code == "etat_perime":
+                return stale(request, partie, err)
+            messages.error(request, err.message)
+        else:
+            messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
+            say_change(request, change, partie.currency)
+        return redirect("partie_detail", pk=partie.pk)
+    return render(
+        request,
+        "games/donne_delete.html",
+        {"partie": partie, "donne": donne, "etat": partie_load(partie).etat},
+    )
+
+
+@login_required
+@require_POST
+def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    decision = request.POST.get("decision")
+    if decision not in ("racheter", "abandonner"):
+        messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
+    else:
+        try:
+            services.rachat_decide(partie=partie, joueur=joueur, accepted=decision == "racheter")
+        except PartieError as err:
+            messages.error(request, err.message)
+    if request.htmx:
+        return render_partie(request, load_marque(fresh(partie)))
+    return redirect("partie_detail", pk=partie.pk)

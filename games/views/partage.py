@@ -1,0 +1,86 @@
+"""The share link and the read-only live view (issue #7)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags, quote_etag
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services
+from games.models import Partie
+from games.selectors import partie_shared
+from games.views.common import (
+    get_partie_for_user,
+    load_marque,
+)
+
+
+@login_required
+@require_POST
+def partie_share(request: HttpRequest, pk: int) -> HttpResponse:
+    """Create the share link, or replace it (the old one stops working)."""
+    partie = get_partie_for_user(request, pk)
+    replaced = bool(partie.share_token)
+    services.partie_share(partie=partie)
+    if replaced:
+        messages.success(request, _("Nouveau lien de partage : l'ancien ne marche plus."))
+    return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
+
+
+@login_required
+@require_POST
+def partie_unshare(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    services.partie_unshare(partie=partie)
+    messages.info(request, _("Le lien de partage est révoqué."))
+    return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
+
+
+def _follow_etag(partie: Partie, *, live: bool) -> str:
+    # Every service write saves partie.updated_at; the donne count also catches a write that
+    # forgot to. The htmx fragment and the full page are different representations.
+    stamp = int(partie.updated_at.timestamp() * 1_000_000)
+    return f"{partie.pk}.{stamp}.{partie.n_donnes}" + (".live" if live else "")
+
+
+@require_GET
+def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
+    """Issue #7: the read-only live view behind a share link, for anyone holding the token.
+    The ETag is checked on one small query, before the donnes are loaded: an unchanged poll
+    costs that query and a 304 with no body."""
+    partie = partie_shared(token)
+    if partie is None:
+        if request.htmx:
+            # A link revoked while someone follows: reload, so the page shows the 404.
+            return HttpResponse(status=404, headers={"HX-Refresh": "true"})
+        raise Http404
+    etag = quote_etag(_follow_etag(partie, live=bool(request.htmx)))
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        template = "games/partie_follow.html"
+        if request.htmx:
+            template += "#suivi"
+        context = {
+            "partie": partie,
+            "marque": load_marque(partie),
+            "live_etag": _follow_etag(partie, live=True),
+        }
+        response = render(request, template, context)
+    response["ETag"] = etag
+    # Revalidate on every request; the fragment and the page share one URL (Vary).
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    response["X-Robots-Tag"] = "noindex"
+    return response

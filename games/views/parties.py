@@ -1,0 +1,104 @@
+"""The home page, sign-up, and a partie's life: create, show, end by hand, reopen."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.errors import PartieError
+from games.forms import PartieForm
+from games.selectors import parties_with_donnes
+from games.views.common import (
+    get_partie_for_user,
+    load_marque,
+    render_partie,
+)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "games/home.html")
+    parties = []
+    for partie in parties_with_donnes(request.user):
+        parties.append(load_marque(partie))
+    en_cours = [m for m in parties if not m.over]
+    finies = [m for m in parties if m.over]
+    lists = [(_("En cours"), en_cours), (_("Terminées"), finies)]
+    return render(request, "games/home.html", {"lists": lists})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("partie_new")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_new(request: HttpRequest) -> HttpResponse:
+    form = PartieForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        options = {k: v for k, v in form.cleaned_data.items() if k not in ("name", "preset")}
+        try:
+            partie = services.partie_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                preset=form.cleaned_data["preset"],
+                joueurs=form.joueurs,
+                **options,
+            )
+        except PartieError as err:
+            form.add_error(None, err.message)
+        else:
+            return redirect("partie_detail", pk=partie.pk)
+    joueurs = form.joueurs if form.is_bound else []
+    rows = joueurs + [""] * (7 - len(joueurs))
+    return render(
+        request,
+        "games/partie_new.html",
+        {"form": form, "rows": rows, "presets": PartieForm.preset_choices()},
+    )
+
+
+@login_required
+def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    return render_partie(request, load_marque(partie))
+
+
+@login_required
+@require_POST
+def partie_close(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    try:
+        services.partie_close(partie=partie)
+    except PartieError as err:
+        messages.error(request, err.message)
+    return redirect("partie_detail", pk=partie.pk)
+
+
+@login_required
+@require_POST
+def partie_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    try:
+        services.partie_reopen(partie=partie)
+    except PartieError as err:
+        messages.error(request, err.message)
+    else:
+        messages.info(request, _("La partie est rouverte."))
+    return redirect("partie_detail", pk=partie.pk)
