@@ -21,6 +21,7 @@ PAS_DE_MISE = _("Cette partie se joue sans mise : il n'y a rien à payer.")
 RACHAT_REFUSE = _("%(player)s a refusé ce rachat : il n'y a rien à payer.")
 JOUEUR_EN_DOUBLE = _("Le joueur %(player)s apparaît deux fois à la table.")
 IMPORT_INVALIDE = _("Fichier de partie refusé : %(detail)s")
+PARTIE_N = _("Partie %(n)s « %(name)s » :")
 NOM_IMPORT = _("Partie importée")
 
 

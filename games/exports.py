@@ -13,6 +13,8 @@ from games.scoring import Config, DonneInput, RamiError, Replay, get_preset
 from games.selectors import PartieData, partie_config
 
 FORMAT = "ramiscore/1"
+# A backup: every partie of an account, each in the export format above (issue #7).
+BACKUP_FORMAT = "ramiscore-sauvegarde/1"
 
 
 def partie_record(data: PartieData) -> dict[str, Any]:
@@ -95,6 +97,26 @@ def export_csv(data: PartieData, result: Replay) -> str:
                 ]
             )
     return out.getvalue()
+
+
+def backup_dict(parties: list[tuple[PartieData, Replay]], exported_at: str) -> dict[str, Any]:
+    return {
+        "format": BACKUP_FORMAT,
+        "exported_at": exported_at,
+        "parties": [export_dict(data, result) for data, result in parties],
+    }
+
+
+def uploaded_records(data: Any) -> list[tuple[Any, str | None]]:
+    """Every partie in an uploaded file: a backup holds many, an export or a record one."""
+    if isinstance(data, dict) and data.get("format") == BACKUP_FORMAT:
+        parties = data.get("parties")
+        if not isinstance(parties, list) or not parties:
+            raise RamiError(
+                "enregistrement_invalide", detail="la sauvegarde ne contient aucune partie"
+            )
+        return [uploaded_record(partie) for partie in parties]
+    return [uploaded_record(data)]
 
 
 def uploaded_record(data: Any) -> tuple[Any, str | None]:

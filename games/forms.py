@@ -11,7 +11,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.exports import uploaded_record
+from games.exports import uploaded_records
 from games.models import Joueur, Partie
 from games.scoring import PRESETS, TALON_EPUISE, RamiError, get_preset, parse_card
 from games.scoring.presets import RANKS
@@ -289,9 +289,11 @@ class ImportForm(forms.Form):
             except json.JSONDecodeError as err:
                 detail = f"ce n'est pas du JSON (ligne {err.lineno}, colonne {err.colno})"
                 raise RamiError("enregistrement_invalide", detail=detail) from None
-            cleaned["record"], stored_name = uploaded_record(data)
+            records = uploaded_records(data)
         except RamiError as err:
             self.add_error("fichier", forms.ValidationError(str(err), code=err.code))
             return cleaned
-        cleaned["name"] = cleaned.get("name") or stored_name
+        if len(records) == 1 and cleaned.get("name"):
+            records = [(records[0][0], cleaned["name"])]
+        cleaned["records"] = records
         return cleaned

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 LIMIT = 5
@@ -24,13 +26,24 @@ def _keys(ip: str, username: str) -> list[str]:
     return [f"login-fail:user:{user}", f"login-fail:ip:{ip}"]
 
 
+def client_ip(request: HttpRequest) -> str:
+    """The visitor's address. Behind N trusted proxies (DJANGO_TRUSTED_PROXIES=N), the N-th
+    address from the right of X-Forwarded-For is the one the first proxy saw; anything to its
+    left was written by the client and cannot be trusted. Without it, every visitor behind a
+    proxy would share the proxy's address and lock the login for all."""
+    proxies = settings.TRUSTED_PROXIES
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [a for a in forwarded if a]
+    if proxies and len(forwarded) >= proxies:
+        return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR", "")
+
+
 class LoginForm(AuthenticationForm):
     error_messages = {**AuthenticationForm.error_messages, "too_many": TROP_D_ESSAIS}
 
     def clean(self):
-        # Caution: behind a TLS proxy that does not rewrite REMOTE_ADDR, every visitor shares
-        # the proxy's address, so 5 failures anywhere lock the login for all (docs/decisions.md).
-        ip = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        ip = client_ip(self.request) if self.request else ""
         keys = _keys(ip, self.data.get("username", ""))
         if any(cache.get(key, 0) >= LIMIT for key in keys):
             raise ValidationError(self.error_messages["too_many"], code="too_many")

@@ -402,6 +402,24 @@ def _strict_check(record: Record) -> None:
 
 
 @transaction.atomic
+@transaction.atomic
+def parties_import(
+    *, owner: AbstractBaseUser, records: list[tuple[dict[str, Any], str | None]]
+) -> list[Partie]:
+    """Restore a backup (or import one file): every partie or none. A refused one names
+    its place in the file ("Partie 3 « Mardi » : Donne 7 : …")."""
+    parties = []
+    for index, (record, name) in enumerate(records, start=1):
+        try:
+            parties.append(partie_import(owner=owner, record=record, name=name))
+        except PartieError as err:
+            if len(records) == 1:
+                raise
+            where = errors.PARTIE_N % {"n": index, "name": name or ""}
+            raise PartieError(f"{where} {err.message}", code=err.code) from err
+    return parties
+
+
 def partie_import(
     *, owner: AbstractBaseUser, record: dict[str, Any], name: str | None = None
 ) -> Partie:

@@ -45,6 +45,7 @@ urlpatterns = [
     path(
         "parties/<int:pk>/argent/rachats/<int:rachat_pk>/", argent.rachat_paid, name="rachat_paid"
     ),
+    path("comptes/sauvegarde.json", sheet.backup_download, name="backup_download"),
     path("comptes/argent/", argent.comptes_argent, name="comptes_argent"),
     path("parties/<int:pk>/marque/", sheet.partie_sheet, name="partie_sheet"),
     path("parties/<int:pk>/marque.pdf", sheet.partie_sheet_pdf, name="partie_sheet_pdf"),

@@ -146,6 +146,9 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# How many reverse proxies (nginx, Caddy) stand in front and append to X-Forwarded-For; the
+# login limit counts failures per visitor address (games/login.py).
+TRUSTED_PROXIES = envint("DJANGO_TRUSTED_PROXIES", 0)
 # Issue #7: only our own scripts and styles, no inline ones (ramiscore/csp.py). Also in
 # development, so a violation shows up before production.
 CONTENT_SECURITY_POLICY = "; ".join(

@@ -99,6 +99,7 @@ TABLE: dict[str, Case] = {
     # (tests/test_money.py ticks real ones).
     "rachat_paid": owner_page(lambda w: (w.pk, 999_999), "post", owner=404, accepts_post=True),
     "comptes_argent": account_page(),
+    "backup_download": account_page(),
     # The marque sheet and its files (issue #5).
     "partie_sheet": owner_page(lambda w: (w.pk,)),
     "partie_sheet_pdf": owner_page(lambda w: (w.pk,)),

@@ -100,3 +100,23 @@ def test_the_lock_ends_after_the_window(client, monkeypatch) -> None:
 
 def test_the_policy_is_set_in_settings() -> None:
     assert settings.CONTENT_SECURITY_POLICY == POLICY
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "remote", "expected"),
+    [
+        (0, "203.0.113.9", "10.0.0.1", "10.0.0.1"),  # no proxy trusted: the header is ignored
+        (1, "203.0.113.9", "10.0.0.1", "203.0.113.9"),
+        (1, "6.6.6.6, 203.0.113.9", "10.0.0.1", "203.0.113.9"),  # client-written part ignored
+        (2, "6.6.6.6, 203.0.113.9, 10.0.0.2", "10.0.0.1", "203.0.113.9"),
+        (2, "203.0.113.9", "10.0.0.1", "10.0.0.1"),  # fewer hops than proxies: not trusted
+    ],
+)
+def test_the_login_limit_counts_the_visitor_behind_trusted_proxies(
+    rf, settings, proxies, forwarded, remote, expected
+) -> None:
+    from games.login import client_ip
+
+    settings.TRUSTED_PROXIES = proxies
+    request = rf.get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR=remote)
+    assert client_ip(request) == expected

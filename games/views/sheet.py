@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import (
@@ -11,6 +13,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -21,7 +24,7 @@ from games.forms import ImportForm
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS
-from games.selectors import partie_load
+from games.selectors import partie_load, parties_with_donnes
 from games.sheet import Sheet, blank_sheet, build_sheet
 from games.views.common import (
     get_partie_for_user,
@@ -102,13 +105,34 @@ def partie_export_json(request: HttpRequest, pk: int) -> HttpResponse:
 def partie_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        record, name = form.cleaned_data["record"], form.cleaned_data["name"]
         try:
-            partie = services.partie_import(owner=request.user, record=record, name=name)
+            parties = services.parties_import(
+                owner=request.user, records=form.cleaned_data["records"]
+            )
         except PartieError as err:
             form.add_error("fichier", err.message)
         else:
-            messages.success(request, _("Partie importée."))
-            return redirect("partie_detail", pk=partie.pk)
+            if len(parties) == 1:
+                messages.success(request, _("Partie importée."))
+                return redirect("partie_detail", pk=parties[0].pk)
+            messages.success(
+                request, _("%(n)s parties restaurées depuis la sauvegarde.") % {"n": len(parties)}
+            )
+            return redirect("home")
     status = 422 if form.errors else 200
     return render(request, "games/partie_import.html", {"form": form}, status=status)
+
+
+@login_required
+def backup_download(request: HttpRequest) -> HttpResponse:
+    """Every partie of the account in one JSON file, which the import page restores."""
+    parties = []
+    for partie in parties_with_donnes(request.user):
+        data = partie_load(partie)
+        parties.append((data, data.replay()))
+    now = timezone.localtime()
+    body = json.dumps(exports.backup_dict(parties, now.isoformat()), ensure_ascii=False, indent=2)
+    response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
+    filename = f"ramiscore-sauvegarde-{now:%Y-%m-%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

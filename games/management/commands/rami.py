@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
 from games.errors import PartieError
-from games.exports import uploaded_record
+from games.exports import uploaded_records
 from games.scoring import RamiError, cli
 
 
@@ -51,15 +51,20 @@ class Command(BaseCommand):
                 raise RamiError("enregistrement_invalide", detail=detail) from None
             except (json.JSONDecodeError, UnicodeDecodeError):
                 raise RamiError("enregistrement_invalide", detail="ce n'est pas du JSON") from None
-            record, stored_name = uploaded_record(data)
+            records = uploaded_records(data)
         except RamiError as err:
             raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
+        if name and len(records) == 1:
+            records = [(records[0][0], name)]
         try:
-            partie = services.partie_import(owner=owner, record=record, name=name or stored_name)
+            parties = services.parties_import(owner=owner, records=records)
         except PartieError as err:
             raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
-        count = partie.donnes.count()
-        self.stdout.write(f"Partie « {partie.name} » importée (n° {partie.pk}, {count} donnes).")
+        for partie in parties:
+            count = partie.donnes.count()
+            self.stdout.write(
+                f"Partie « {partie.name} » importée (n° {partie.pk}, {count} donnes)."
+            )
 
     def _score(self, path: str, fmt: str, stdin: TextIO) -> None:
         try:

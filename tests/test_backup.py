@@ -1,0 +1,78 @@
+"""Backups (issue #7): the owner downloads every partie as one JSON file and imports it back.
+Cast: alice has three parties; bob restores alice's file into his own account."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from games import services
+from games.models import Partie
+from games.selectors import partie_replay
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice():
+    alice = make_user("alice")
+    one = make_partie(alice, name="Lundi", prix_rachat=Decimal("2.00"))
+    play(one, "Alice", "rami", Bruno=hand(points=95), Chloé=hand("2"))
+    play(one, "Alice", "rami", Bruno=hand("9"), Chloé=hand("3"))
+    decide(one, "Bruno", True)
+    two = make_partie(alice, name="Mardi", preset="rami51", joueurs=["Zoé", "Yves"])
+    play(two, "Zoé", "tout_d_un_coup", Yves=hand("K"))
+    services.partie_close(partie=two)
+    make_partie(alice, name="Mercredi", joueurs=["Anne", "Paul"])
+    return alice
+
+
+def states(partie: Partie) -> list[dict]:
+    _data, result = partie_replay(partie)
+    return [s.to_dict() for s in result.states] + [result.final.to_dict()]
+
+
+def test_a_backup_restores_every_partie_with_the_same_marque(client, alice) -> None:
+    client.force_login(alice)
+    response = client.get(reverse("backup_download"))
+    assert response["Content-Disposition"].startswith('attachment; filename="ramiscore-sauvegarde-')
+    backup = json.loads(response.content)
+    assert backup["format"] == "ramiscore-sauvegarde/1"
+    assert sorted(p["name"] for p in backup["parties"]) == ["Lundi", "Mardi", "Mercredi"]
+
+    bob = make_user("bob")
+    client.force_login(bob)
+    upload = SimpleUploadedFile("sauvegarde.json", response.content, "application/json")
+    restored = client.post(reverse("partie_import"), {"fichier": upload})
+    assert restored.status_code == 302 and restored["Location"] == reverse("home")
+    for original in Partie.objects.filter(owner=alice):
+        copy = Partie.objects.get(owner=bob, name=original.name)
+        assert states(copy) == states(original)
+        assert copy.ended == original.ended
+        assert copy.prix_rachat == original.prix_rachat
+
+
+def test_a_broken_backup_names_the_partie_and_restores_nothing(client, alice) -> None:
+    client.force_login(alice)
+    backup = json.loads(client.get(reverse("backup_download")).content)
+    mardi = next(p for p in backup["parties"] if p["name"] == "Mardi")
+    del mardi["record"]["donnes"][0]["hands"]["Yves"]
+    position = backup["parties"].index(mardi) + 1
+    count = Partie.objects.count()
+    upload = SimpleUploadedFile("s.json", json.dumps(backup).encode(), "application/json")
+    response = client.post(reverse("partie_import"), {"fichier": upload})
+    assert response.status_code == 422
+    [message] = response.context["form"].errors["fichier"]
+    assert message == f"Partie {position} « Mardi » : Donne 1 : Il manque la main de Yves."
+    assert Partie.objects.count() == count
+
+
+def test_the_backup_runs_a_fixed_number_of_queries(client, alice, django_assert_max_num_queries):
+    client.force_login(alice)
+    with django_assert_max_num_queries(8):
+        client.get(reverse("backup_download"))
