@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
+from games.argent import build_cagnotte
 from games.models import Partie
 from games.selectors import partie_shared
 from games.views.common import (
@@ -72,9 +73,11 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         template = "games/partie_follow.html"
         if request.htmx:
             template += "#suivi"
+        marque = load_marque(partie)
         context = {
             "partie": partie,
-            "marque": load_marque(partie),
+            "marque": marque,
+            "cagnotte": build_cagnotte(marque.data, marque.result),
             "live_etag": _follow_etag(partie, live=True),
         }
         response = render(request, template, context)
