@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from games.formats import number
 from games.scoring import DonneState
 
 # Okabe-Ito colours (distinct for colour-blind readers), then dashes and shapes for paper.
@@ -138,7 +139,7 @@ def score_chart(
     ]
     for score in range(low, high + 1, step):
         y = py(score)
-        label = f"−{-score}" if score < 0 else str(score)
+        label = number(score)
         out.append(
             f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e5e5e5"/>'
         )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Donne, Joueur
 from games.money import from_centimes
@@ -14,9 +15,9 @@ from games.scoring import Config, Replay, get_preset
 from games.selectors import PartieData, partie_config
 
 STATUS_LABELS = {
-    "en_course": "en course",
-    "declined": "éliminé",
-    "definitive_exclusion": "exclu",
+    "en_course": gettext_lazy("en course"),
+    "declined": gettext_lazy("éliminé"),
+    "definitive_exclusion": gettext_lazy("exclu"),
 }
 
 
@@ -60,7 +61,7 @@ class PlayerLine:
 
     @property
     def status_label(self) -> str:
-        return _(STATUS_LABELS[self.status])
+        return str(STATUS_LABELS[self.status])
 
 
 @dataclass

@@ -1,84 +1,86 @@
-"""The observations column of the printed marque: one French sentence per donne, written from
-the engine's states in the spirit of the rule book ("Anne fait RAMI DE LA MAIN ; Bruno, 137, se
-rachète (1er rachat) et repart à 27"). Pure functions: states in, strings out."""
+"""The observations column of the printed marque: one sentence per donne, written from the
+engine's states in the spirit of the rule book ("Anne fait RAMI DE LA MAIN ; Bruno, 137, se
+rachète (1er rachat) et repart à 27"). States in, translated strings out; no database."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.formats import number, ordinal
 from games.scoring import TALON_EPUISE, Config, DonneState
 
 # How the rule book says each way of winning; seed 000 writes RAMI DE LA MAIN in capitals.
 WIN_PHRASES = {
-    "rami": "{winner} fait rami",
-    "rami_de_la_main": "{winner} fait RAMI DE LA MAIN",
-    "sortie": "{winner} sort",
-    "tout_d_un_coup": "{winner} pose tout d'un coup",
-    "rami_sec": "{winner} fait rami sec",
-    "sortie_rami": "{winner} sort (rami)",
-    "going_rami": "{winner} fait going rami",
+    "rami": gettext_lazy("%(winner)s fait rami"),
+    "rami_de_la_main": gettext_lazy("%(winner)s fait RAMI DE LA MAIN"),
+    "sortie": gettext_lazy("%(winner)s sort"),
+    "tout_d_un_coup": gettext_lazy("%(winner)s pose tout d'un coup"),
+    "rami_sec": gettext_lazy("%(winner)s fait rami sec"),
+    "sortie_rami": gettext_lazy("%(winner)s sort (rami)"),
+    "going_rami": gettext_lazy("%(winner)s fait going rami"),
 }
+WINS = gettext_lazy("%(winner)s gagne")
 
 END_PHRASES = {
-    "fixed_manches": "Fin de la partie : dernière manche jouée",
-    "all_crossed": "Fin de la partie : tous les joueurs ont franchi le seuil",
-    "target_reached": "Fin de la partie : {names} atteint l'objectif",
-    "manual": "Fin de la partie : arrêtée par la table",
+    "fixed_manches": gettext_lazy("Fin de la partie : dernière manche jouée"),
+    "all_crossed": gettext_lazy("Fin de la partie : tous les joueurs ont franchi le seuil"),
+    "target_reached": gettext_lazy("Fin de la partie : %(names)s atteint l'objectif"),
+    "manual": gettext_lazy("Fin de la partie : arrêtée par la table"),
 }
-
-
-def number(value: int) -> str:
-    """A score with a real minus sign, as on the marque: −30."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def ordinal(n: int) -> str:
-    return "1er" if n == 1 else f"{n}e"
 
 
 def _win(state: DonneState) -> str:
     if state.win == TALON_EPUISE:
         # RULES.md §4: rami52_7, talon exhausted: every player en course counts his hand.
-        return "Talon épuisé : tout le monde compte"
-    phrase = WIN_PHRASES.get(state.win, "{winner} gagne")
-    return phrase.format(winner=state.winner)
+        return _("Talon épuisé : tout le monde compte")
+    return str(WIN_PHRASES.get(state.win, WINS)) % {"winner": state.winner}
 
 
 def _crossing(state: DonneState, name: str) -> str:
     total = number(state.totals_before_rachat[name])
     if name in state.rachats:
         rachat = state.rachats[name]
-        return (
-            f"{name}, {total}, se rachète ({ordinal(rachat.number)} rachat) "
-            f"et repart à {number(rachat.restart)}"
-        )
+        return _("%(name)s, %(total)s, se rachète (%(nth)s rachat) et repart à %(restart)s") % {
+            "name": name,
+            "total": total,
+            "nth": ordinal(rachat.number),
+            "restart": number(rachat.restart),
+        }
     reason = state.eliminated.get(name)
     if reason == "definitive_exclusion":
         # RULES.md R8: beyond max_rachats no choice is offered.
-        return f"{name}, {ordinal(state.crossings[name])} franchissement : exclusion définitive"
+        return _("%(name)s, %(nth)s franchissement : exclusion définitive") % {
+            "name": name,
+            "nth": ordinal(state.crossings[name]),
+        }
     if reason == "declined":
-        return f"{name} abandonne"
+        return _("%(name)s abandonne") % {"name": name}
     if state.partie_over:
         # RULES.md R15 / R10: no rachat when the partie ends in this donne; he ranks by total.
-        return f"{name} atteint {total}"
-    return f"{name}, {total} : rachat à décider"
+        return _("%(name)s atteint %(total)s") % {"name": name, "total": total}
+    return _("%(name)s, %(total)s : rachat à décider") % {"name": name, "total": total}
 
 
 def _end(state: DonneState, config: Config | None) -> str:
     reason = state.end_reason or "manual"
     if reason == "last_standing":
         # RULES.md R9: the last player en course wins, whatever his total.
-        return f"Fin de la partie : {state.in_race[0]} est le dernier joueur en course"
+        return _("Fin de la partie : %(name)s est le dernier joueur en course") % {
+            "name": state.in_race[0]
+        }
     names = ""
     if reason == "target_reached" and config is not None and config.target is not None:
         # RULES.md R18: who reached the target (≥, or > when the table chose strict).
-        names = " et ".join(
+        names = _(" et ").join(
             n
             for n in state.in_race
             if state.totals[n] >= config.target
             and (config.target_inclusive or state.totals[n] > config.target)
         )
-    return END_PHRASES[reason].format(names=names or "un joueur")
+    return str(END_PHRASES[reason]) % {"names": names or _("un joueur")}
 
 
 def observation(state: DonneState, seats: Sequence[str], *, config: Config | None = None) -> str:

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django import template
 
+from games import formats
 from games.money import format_money
 
 register = template.Library()
@@ -15,27 +16,6 @@ def money(amount: Decimal, currency: str = "EUR") -> str:
     return format_money(amount, currency)
 
 
-@register.filter
-def signed(points: int | None) -> str:
-    """A donne's points as written on the marque: `+25`, `−10`, `0`."""
-    if points is None:
-        return ""
-    if points > 0:
-        return f"+{points}"
-    if points < 0:
-        return f"−{-points}"
-    return "0"
-
-
-@register.filter
-def number(value: int | None) -> str:
-    """A total with a real minus sign: `−30`."""
-    if value is None:
-        return ""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-@register.filter
-def ordinal(n: int) -> str:
-    """French ordinal abbreviation: 1er, 2e, 3e."""
-    return "1er" if n == 1 else f"{n}e"
+register.filter("signed", formats.signed)
+register.filter("number", formats.number)
+register.filter("ordinal", formats.ordinal)
