@@ -17,6 +17,7 @@ from games.scoring import PRESETS, TALON_EPUISE, RamiError, get_preset, parse_ca
 from games.scoring.presets import RANKS
 
 NOM_REQUIS = _("Donnez un nom à chaque joueur.")
+NOM_ILLISIBLE = _("Un nom ne peut contenir que des caractères visibles.")
 NOM_EN_DOUBLE = _("Deux joueurs s'appellent « %(name)s » : distinguez-les (Anne B., Anne C.).")
 NOMBRE_DE_JOUEURS = _(
     "Ce jeu se joue de %(min)s à %(max)s joueurs ; vous en avez inscrit %(count)s."
@@ -126,6 +127,9 @@ class PartieForm(forms.ModelForm):
         for name in names:
             if len(name) > MAX_NAME:
                 self.add_error(None, _("Un nom tient en 30 caractères au plus."))
+            if not name.isprintable():
+                # A NUL or a control character cannot be stored (PostgreSQL) nor read aloud.
+                self.add_error(None, NOM_ILLISIBLE)
             if name.casefold() in seen:
                 self.add_error(None, NOM_EN_DOUBLE % {"name": name})
             seen.add(name.casefold())

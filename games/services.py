@@ -154,10 +154,14 @@ def partie_create(
         replay(preset, joueurs, [], partie_config(partie), lenient=True)
     except RamiError as err:
         raise PartieError.from_rami(err) from err
+    seats = [Joueur(partie=partie, name=n, seat=seat) for seat, n in enumerate(joueurs, 1)]
+    for joueur in seats:
+        try:
+            joueur.full_clean(exclude=["partie"], validate_constraints=False)
+        except ValidationError as err:
+            raise PartieError(err.messages[0], code="nom_invalide", player=joueur.name) from err
     partie.save()
-    Joueur.objects.bulk_create(
-        Joueur(partie=partie, name=joueur, seat=seat) for seat, joueur in enumerate(joueurs, 1)
-    )
+    Joueur.objects.bulk_create(seats)
     return partie
 
 
