@@ -87,11 +87,10 @@ def export_csv(data: PartieData, result: Replay) -> str:
         writer.writerow(["Cagnotte", decimal_comma(final.pot)])
         writer.writerow(["Joueur", "Payé", "Règlement des points", "Net"])
         for name in data.names:
-            paid = config.mise_initiale + final.paid[name]
             writer.writerow(
                 [
                     name,
-                    decimal_comma(paid),
+                    decimal_comma(final.into_pot[name]),
                     decimal_comma(final.points_settlement[name]),
                     decimal_comma(final.net[name]),
                 ]

@@ -114,7 +114,7 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
     money = [
         MoneyLine(
             name=name,
-            paid=from_centimes(config.mise_initiale + final.paid[name]),
+            paid=from_centimes(final.into_pot[name]),
             points=from_centimes(final.points_settlement[name]),
             net=from_centimes(final.net[name]),
         )
