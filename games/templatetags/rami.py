@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django import template
 
+from games import observations
 from games.money import format_money
 
 register = template.Library()
@@ -30,12 +31,10 @@ def signed(points: int | None) -> str:
 @register.filter
 def number(value: int | None) -> str:
     """A total with a real minus sign: `−30`."""
-    if value is None:
-        return ""
-    return f"−{-value}" if value < 0 else str(value)
+    return "" if value is None else observations.number(value)
 
 
 @register.filter
 def ordinal(n: int) -> str:
     """French ordinal abbreviation: 1er, 2e, 3e."""
-    return "1er" if n == 1 else f"{n}e"
+    return observations.ordinal(n)
