@@ -7,16 +7,18 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.models import Donne, Joueur
 from games.money import from_centimes
 from games.scoring import Replay, get_preset
 from games.selectors import PartieData, partie_rules
 
+# Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
-    "en_course": "en course",
-    "declined": "éliminé",
-    "definitive_exclusion": "exclu",
+    "en_course": gettext_noop("en course"),
+    "declined": gettext_noop("éliminé"),
+    "definitive_exclusion": gettext_noop("exclu"),
 }
 
 
