@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 from games.observations import observations
-from games.scoring import Config, DonneInput, RamiError, Replay, get_preset
-from games.selectors import PartieData, partie_config
+from games.scoring import DonneInput, RamiError, Replay, get_preset
+from games.selectors import PartieData, partie_config, partie_rules
 
 FORMAT = "ramiscore/1"
 # A backup: every partie of an account, each in the export format above (issue #7).
@@ -66,7 +66,7 @@ def export_csv(data: PartieData, result: Replay) -> str:
     """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's."""
     partie = data.partie
     preset = get_preset(partie.preset)
-    config = Config.for_preset(preset, partie_config(partie))
+    config = partie_rules(partie)
     labels = preset.all_win_types()
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
@@ -87,11 +87,10 @@ def export_csv(data: PartieData, result: Replay) -> str:
         writer.writerow(["Cagnotte", decimal_comma(final.pot)])
         writer.writerow(["Joueur", "Payé", "Règlement des points", "Net"])
         for name in data.names:
-            paid = config.mise_initiale + final.paid[name]
             writer.writerow(
                 [
                     name,
-                    decimal_comma(paid),
+                    decimal_comma(final.into_pot[name]),
                     decimal_comma(final.points_settlement[name]),
                     decimal_comma(final.net[name]),
                 ]

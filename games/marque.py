@@ -11,9 +11,10 @@ from django.utils.translation import gettext_lazy
 
 from games.models import Donne, Joueur
 from games.money import from_centimes
-from games.scoring import Config, Replay, get_preset
-from games.selectors import PartieData, partie_config
+from games.scoring import Replay, get_preset
+from games.selectors import PartieData, partie_rules
 
+# Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
     "en_course": gettext_lazy("en course"),
     "declined": gettext_lazy("éliminé"),
@@ -119,7 +120,7 @@ class Marque:
 def build_marque(data: PartieData, result: Replay) -> Marque:
     preset = get_preset(data.partie.preset)
     labels = preset.all_win_types()
-    config = Config.for_preset(preset, partie_config(data.partie))
+    config = partie_rules(data.partie)
     max_rachats = config.max_rachats if preset.has_elimination else 0
     rows = []
     out: dict[str, str] = {}  # name: reason, as the donnes eliminate players

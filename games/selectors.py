@@ -11,7 +11,7 @@ from django.db.models import Count
 
 from games.models import Donne, Joueur, Partie
 from games.money import to_centimes
-from games.scoring import Replay, replay
+from games.scoring import Config, Replay, get_preset, replay
 
 
 @dataclass
@@ -115,6 +115,11 @@ def partie_config(partie: Partie) -> dict[str, Any]:
         "target": partie.objectif,
         "target_inclusive": partie.objectif_inclusif,
     }
+
+
+def partie_rules(partie: Partie) -> Config:
+    """The rules the engine applies to this partie: its preset with the table's options."""
+    return Config.for_preset(get_preset(partie.preset), partie_config(partie))
 
 
 def donne_input(donne: Donne) -> dict[str, Any]:

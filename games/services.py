@@ -406,7 +406,6 @@ def _strict_check(record: Record) -> None:
 
 
 @transaction.atomic
-@transaction.atomic
 def parties_import(
     *, owner: AbstractBaseUser, records: list[tuple[dict[str, Any], str | None]]
 ) -> list[Partie]:
@@ -424,6 +423,7 @@ def parties_import(
     return parties
 
 
+@transaction.atomic
 def partie_import(
     *, owner: AbstractBaseUser, record: dict[str, Any], name: str | None = None
 ) -> Partie:

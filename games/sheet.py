@@ -14,7 +14,7 @@ from games.marque import Cell, build_marque
 from games.money import format_money, from_centimes
 from games.observations import observations
 from games.scoring import Config, Preset, Replay, get_preset
-from games.selectors import PartieData, partie_config
+from games.selectors import PartieData, partie_rules
 
 BLANK_ROWS = 25
 REGLEMENTS = {
@@ -101,7 +101,7 @@ def money_options(config: Config, currency: str, *, elimination: bool) -> str:
 def build_sheet(data: PartieData, result: Replay) -> Sheet:
     partie = data.partie
     preset = get_preset(partie.preset)
-    config = Config.for_preset(preset, partie_config(partie))
+    config = partie_rules(partie)
     marque = build_marque(data, result)
     notes = observations(result.states, data.names, config=config)
     rows = [
@@ -114,7 +114,7 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
     money = [
         MoneyLine(
             name=name,
-            paid=from_centimes(config.mise_initiale + final.paid[name]),
+            paid=from_centimes(final.into_pot[name]),
             points=from_centimes(final.points_settlement[name]),
             net=from_centimes(final.net[name]),
         )

@@ -76,3 +76,10 @@ def test_the_backup_runs_a_fixed_number_of_queries(client, alice, django_assert_
     client.force_login(alice)
     with django_assert_max_num_queries(8):
         client.get(reverse("backup_download"))
+
+
+def test_the_import_page_offers_the_backup_once_and_keeps_its_title_plain(client) -> None:
+    client.force_login(make_user("bob"))
+    html = client.get(reverse("partie_import")).content.decode()
+    assert "<title>Importer une partie · ramiscore</title>" in html
+    assert html.count(reverse("backup_download")) == 1

@@ -183,6 +183,22 @@ def test_import_refuses_a_broken_record_and_creates_nothing(alice, record, code,
     assert Partie.objects.count() == Donne.objects.count() == Main.objects.count() == 0
 
 
+def test_an_import_refused_by_the_database_after_the_engine_leaves_nothing(alice) -> None:
+    # The engine accepts 104 cards in hand, but they do not fit Main.cards (200 characters):
+    # the refusal comes after the partie and its donnes were written, and must undo them.
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    cards = [rank for rank in ranks for _copy in range(8)]
+    record = {
+        "preset": "classique",
+        "players": ["Anne", "Bruno"],
+        "donnes": [{"winner": "Anne", "win": "rami", "hands": {"Bruno": {"cards": cards}}}],
+    }
+    with pytest.raises(PartieError) as err:
+        services.partie_import(owner=alice, record=record)
+    assert err.value.code == "invalide"
+    assert Partie.objects.count() == Donne.objects.count() == Main.objects.count() == 0
+
+
 def test_the_import_page_says_what_is_wrong(client) -> None:
     upload = SimpleUploadedFile("x.json", b"pas du json", content_type="application/json")
     response = client.post("/parties/importer/", {"fichier": upload})

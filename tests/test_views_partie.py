@@ -96,6 +96,15 @@ def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None
     assert result.states[-1].totals == {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12}
 
 
+def test_the_message_after_a_redirect_is_shown_once(client, alice, partie) -> None:
+    client.force_login(alice)
+    data = donne_data(
+        partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2", jokers_Chloé="1", points_David="12"
+    )
+    response = client.post(reverse("donne_create", args=[partie.pk]), data, follow=True)
+    assert response.content.decode().count("Donne 1 notée.") == 1
+
+
 def test_recording_a_donne_with_htmx_returns_the_partie_body(client, alice, partie) -> None:
     client.force_login(alice)
     data = donne_data(

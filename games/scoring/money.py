@@ -21,6 +21,8 @@ class Final:
     provisional: bool = False
     # The pot's share of each player (0 for non-winners): RULES.md §2 "Money", R16.
     shares: dict[str, int] = field(default_factory=dict)
+    # What each player puts into the pot, stake plus rachats (RULES.md R11).
+    into_pot: dict[str, int] = field(default_factory=dict)
 
     @property
     def winners(self) -> list[str]:
@@ -126,6 +128,7 @@ def compute_final(
         net=net,
         provisional=provisional,
         shares={p: shares.get(p, 0) for p in players},
+        into_pot={p: config.mise_initiale + paid[p] for p in players},
     )
 
 

@@ -7,17 +7,14 @@ from django.utils.safestring import mark_safe
 
 from games.chart import score_chart as build_chart
 from games.marque import Marque
-from games.scoring import Config, get_preset
-from games.selectors import partie_config
+from games.selectors import partie_rules
 
 register = template.Library()
 
 
 @register.inclusion_tag("games/_chart.html")
 def score_chart(marque: Marque) -> dict[str, object]:
-    preset = get_preset(marque.partie.preset)
-    config = Config.for_preset(preset, partie_config(marque.partie))
     names = marque.data.names
     # games.chart escapes the player names itself.
-    svg = build_chart(names, marque.result.states, seuil=config.threshold)
+    svg = build_chart(names, marque.result.states, seuil=partie_rules(marque.partie).threshold)
     return {"chart": mark_safe(svg)}  # noqa: S308

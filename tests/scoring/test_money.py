@@ -52,6 +52,7 @@ def test_transfers_with_money_on_the_table_make_the_pot_pay_it_out() -> None:
     donnes = [d["input"] for d in p1["donnes"]]
     final = replay(p1["preset"], p1["players"], donnes, p1["config"]).final
     assert final.net == {"Alice": 400, "Bruno": -300, "Chloé": -100}
+    assert final.into_pot == {"Alice": 100, "Bruno": 300, "Chloé": 100}
     # Everything already in the pot: it goes to Alice, and nobody owes anybody else.
     assert final.transfers({"Alice": 100, "Bruno": 300, "Chloé": 100}) == [(POT, "Alice", 500)]
     # Bruno has not paid his rachat yet: he gives it to Alice directly.
@@ -157,6 +158,7 @@ def test_a_replayed_partie_always_settles_exactly(partie) -> None:
     final = result.final
     assert sum(final.net.values()) == 0
     assert final.pot == config["mise_initiale"] * len(players) + sum(final.paid.values())
+    assert final.pot == sum(final.into_pot.values())
     _check_settlement(final.net, None, final)
     in_pot = {p: config["mise_initiale"] + final.paid[p] for p in players[::2]}
     _check_settlement(final.net, in_pot, final)
