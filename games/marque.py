@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models import Donne, Joueur
 from games.money import from_centimes
-from games.scoring import Replay, get_preset
+from games.scoring import Config, Replay, get_preset
 from games.selectors import PartieData, partie_rules
 
 # Marked for makemessages; translated when shown (status_label).
@@ -81,11 +81,29 @@ class Marque:
     result: Replay
     rows: list[Row]
     players: list[PlayerLine]
+    rules: Config
     pending: list[PendingCard] = field(default_factory=list)
 
     @property
     def partie(self):
         return self.data.partie
+
+    @property
+    def recorded(self) -> int:
+        """How many donnes are stored (the replay may stop earlier, at a pending decision)."""
+        return len(self.data.donnes)
+
+    @property
+    def blocked(self) -> list[Donne]:
+        """Donnes stored after a pending decision: the engine replays them once it is taken."""
+        return self.data.donnes[len(self.result.states) :]
+
+    @property
+    def manche(self) -> str:
+        """ "3 / 4" for presets played in a fixed number of manches (RULES.md §4)."""
+        if not self.rules.fixed_manches:
+            return ""
+        return f"{self.recorded + 1} / {self.rules.fixed_manches}"
 
     @property
     def over(self) -> bool:
@@ -187,4 +205,6 @@ def build_marque(data: PartieData, result: Replay) -> Marque:
         )
         for p in result.pending
     ]
-    return Marque(data=data, result=result, rows=rows, players=players, pending=pending)
+    return Marque(
+        data=data, result=result, rows=rows, players=players, rules=config, pending=pending
+    )

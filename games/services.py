@@ -33,7 +33,7 @@ class Change:
 
     totals: dict[str, tuple[int, int]] = field(default_factory=dict)  # name: (before, after)
     removed_decisions: list[tuple[int, str]] = field(default_factory=list)  # (donne, name)
-    pending: list[str] = field(default_factory=list)
+    pending: list[tuple[int, str]] = field(default_factory=list)  # (donne, name), new ones
     # Rachats marked paid whose line went away: (donne, name, amount to give back).
     refunds: list[tuple[int, str, Decimal]] = field(default_factory=list)
 
@@ -103,10 +103,15 @@ def _change(
         for name in {**old, **new}
         if old.get(name, 0) != new.get(name, 0)
     }
+    if len(before.states) != len(after.states):
+        # One replay stops at a pending decision and the other does not: their last totals
+        # are not after the same donne, so comparing them would mislead.
+        totals = {}
+    already = {(p.donne, p.player) for p in before.pending}
     return Change(
         totals=totals,
         removed_decisions=removed,
-        pending=[p.player for p in after.pending],
+        pending=[(p.donne, p.player) for p in after.pending if (p.donne, p.player) not in already],
         refunds=refunds,
     )
 

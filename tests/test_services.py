@@ -115,7 +115,9 @@ def test_an_edit_that_makes_a_new_crossing_asks_for_it(p1) -> None:
         hands={joueurs["Bruno"]: hand("K Q 5"), joueurs["Chloé"]: hand(points=80)},
     )
     # Chloé: 80 + 20 = 100 at donne 2 (RULES.md R4: exactly 100 crosses).
-    assert change.pending == ["Chloé"]
+    assert change.pending == [(2, "Chloé")]
+    # The replay now stops at donne 2: no "totals changed" compared across different donnes.
+    assert change.totals == {}
 
 
 def test_deleting_a_donne_renumbers_the_later_ones(p1) -> None:

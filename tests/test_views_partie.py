@@ -289,3 +289,23 @@ def test_a_fourth_crossing_is_shown_as_an_exclusion_not_asked(client, alice) -> 
     body = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
     assert "rachat-card" not in body
     assert "exclu" in body and "Alice gagne la partie" in body
+
+
+def test_an_edit_that_blocks_later_donnes_keeps_them_on_the_page_and_undo_targets_the_last(
+    client, alice
+) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bea", "Cyril"])
+    play(partie, "Anne", "rami", Bea=hand(points=50), Cyril=hand("5"))
+    play(partie, "Anne", "rami", Bea=hand(points=40), Cyril=hand(points=30))
+    play(partie, "Cyril", "rami", Anne=hand("5"), Bea=hand("5"))
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", points_Bea="60", points_Cyril="5")
+    response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
+    body = response.content.decode()
+    # Bea: 60 + 40 = 100 at donne 2 (RULES.md R4): donne 3 waits for her decision.
+    assert "Nouveau franchissement à la donne 2 : Bea doit décider de son rachat." in body
+    assert "Totaux modifiés" not in body
+    assert "La donne 3 attend cette décision" in body
+    assert "en attente d'une décision de rachat" in body
+    assert "3 donnes" in body
+    assert f'action="{reverse("donne_delete", args=[partie.pk, 3])}"' in body

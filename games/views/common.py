@@ -95,14 +95,18 @@ def say_change(request: HttpRequest, change: services.Change, currency: str) -> 
             % {"name": name, "number": number, "amount": format_money(amount, currency)},
         )
     if change.pending:
+        number = change.pending[0][0]
+        names = [name for _number, name in change.pending]
         messages.warning(
             request,
             ngettext(
-                "Nouveau franchissement : %(names)s doit décider de son rachat.",
-                "Nouveaux franchissements : %(names)s doivent décider de leur rachat.",
-                len(change.pending),
+                "Nouveau franchissement à la donne %(number)s : %(names)s doit décider de son "
+                "rachat.",
+                "Nouveaux franchissements à la donne %(number)s : %(names)s doivent décider de "
+                "leur rachat.",
+                len(names),
             )
-            % {"names": ", ".join(change.pending)},
+            % {"number": number, "names": _(" et ").join(names)},
         )
 
 
