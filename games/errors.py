@@ -11,8 +11,9 @@ from games.scoring.errors import DONNE_PREFIX
 DECISION_EN_ATTENTE = _("Décidez d'abord des rachats en attente avant de noter une autre donne.")
 PARTIE_FINIE = _("La partie est terminée : rouvrez-la ou modifiez une donne pour continuer.")
 ETAT_PERIME = _(
-    "La partie a changé sur un autre téléphone pendant que vous saisissiez : voici la marque "
-    "à jour. Vérifiez, puis validez à nouveau si c'est toujours juste."
+    "La partie a changé ailleurs (un autre téléphone, un autre onglet) pendant que vous "
+    "saisissiez : voici la marque à jour. Vérifiez, puis validez à nouveau si c'est toujours "
+    "juste."
 )
 PAS_DE_DECISION = _("%(player)s n'a pas de rachat à décider.")
 PAS_FINIE = _("La partie n'a pas été terminée à la main : il n'y a rien à rouvrir.")

@@ -184,7 +184,7 @@ def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
             hands={joueurs["Alice"]: hand("K"), joueurs["Chloé"]: hand("2")},
         )
     assert err.value.code == "etat_perime"
-    assert err.value.message.startswith("La partie a changé sur un autre téléphone")
+    assert err.value.message.startswith("La partie a changé ailleurs")
     assert Donne.objects.count() == 1
 
 

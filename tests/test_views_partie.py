@@ -309,3 +309,44 @@ def test_an_edit_that_blocks_later_donnes_keeps_them_on_the_page_and_undo_target
     assert "en attente d'une décision de rachat" in body
     assert "3 donnes" in body
     assert f'action="{reverse("donne_delete", args=[partie.pk, 3])}"' in body
+
+
+def test_a_stale_form_keeps_what_was_typed_on_the_fresh_state(client, alice, partie) -> None:
+    client.force_login(alice)
+    page = client.get(reverse("partie_detail", args=[partie.pk]))
+    old_etat = page.context["form"]["etat"].value()
+    # Meanwhile another phone records donne 1.
+    play(partie, "Bruno", "rami", Anne=hand("5"), Chloé=hand("5"), David=hand("5"))
+    data = {
+        **donne_data(partie, "Anne", points_Bruno="7", points_Chloé="8", points_David="9"),
+        "etat": old_etat,
+    }
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 409
+    form = response.context["form"]
+    assert form.non_field_errors()[0].startswith("La partie a changé ailleurs")
+    assert form[f"points_{ids(partie)['Bruno']}"].value() == "7"
+    assert form["etat"].value() != old_etat
+    assert Donne.objects.count() == 1
+    # A second look, and the same form goes through on the fresh state.
+    retry = {**data, "etat": form["etat"].value()}
+    assert client.post(reverse("donne_create", args=[partie.pk]), retry).status_code == 302
+    assert Donne.objects.count() == 2
+
+
+def test_a_stale_edit_stays_on_the_edit_form_with_the_typed_values(client, alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
+    client.force_login(alice)
+    old_etat = (
+        client.get(reverse("donne_edit", args=[partie.pk, 1])).context["form"]["etat"].value()
+    )
+    play(partie, "Bruno", "rami", Anne=hand("5"), Chloé=hand("5"), David=hand("5"))
+    data = {
+        **donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3"),
+        "etat": old_etat,
+    }
+    response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data)
+    assert response.status_code == 409
+    assert response.context["form"][f"points_{ids(partie)['Bruno']}"].value() == "30"
+    _data, result = partie_replay(partie)
+    assert result.states[0].totals["Bruno"] == 10  # unchanged until confirmed

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -16,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.errors import PartieError
 from games.forms import DonneForm
+from games.marque import Marque
 from games.models import Donne
 from games.scoring import RamiError, explain_hand, get_preset
 from games.selectors import partie_load
@@ -47,9 +44,17 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 etat=form.cleaned_data["etat"] or None,
             )
         except PartieError as err:
-            if err.code == "etat_perime":
-                return stale(request, partie, err)
-            _apply_error(form, err, len(marque.data.donnes) + 1)
+            if err.code != "etat_perime":
+                _apply_error(form, err, len(marque.data.donnes) + 1)
+            else:
+                marque = load_marque(fresh(partie))
+                if not marque.can_record:
+                    return stale(request, partie, err)
+                # Keep what was typed, on the fresh state, for a second look.
+                form = donne_form(marque, _rebased(request.POST, marque))
+                form.is_valid()
+                form.add_error(None, err.message)
+                return render_partie(request, marque, form, status=409 if not request.htmx else 200)
         else:
             messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
             if not request.htmx:
@@ -90,6 +95,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     donne = next((d for d in marque.data.donnes if d.number == number), None)
     if donne is None:
         raise Http404
+    status = 200
     if request.method == "POST":
         form = donne_form(marque, request.POST, donne=donne)
         if form.is_valid():
@@ -102,9 +108,18 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     etat=form.cleaned_data["etat"] or None,
                 )
             except PartieError as err:
-                if err.code == "etat_perime":
-                    return stale(request, partie, err)
-                _apply_error(form, err, number)
+                if err.code != "etat_perime":
+                    _apply_error(form, err, number)
+                else:
+                    marque = load_marque(fresh(partie))
+                    donne = next((d for d in marque.data.donnes if d.number == number), None)
+                    if donne is None:
+                        return stale(request, partie, err)
+                    # Keep what was typed, on the fresh state, for a second look.
+                    form = donne_form(marque, _rebased(request.POST, marque), donne=donne)
+                    form.is_valid()
+                    form.add_error(None, err.message)
+                    status = 409
             else:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
                 say_change(request, change, partie.currency)
@@ -122,7 +137,15 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "preset": get_preset(partie.preset),
             "etat": marque.data.etat,
         },
+        status=status,
     )
+
+
+def _rebased(data: QueryDict, marque: Marque) -> QueryDict:
+    """The posted form, moved onto the current state of the partie."""
+    data = data.copy()
+    data["etat"] = marque.data.etat
+    return data
 
 
 def _initial(donne: Donne, etat: str) -> dict[str, str]:
