@@ -4,10 +4,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games import views
+from games.health import health
 from games.login import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sante/", health, name="health"),
     path("comptes/inscription/", views.signup, name="signup"),
     path(
         "comptes/connexion/",
