@@ -3,11 +3,13 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from games.health import health
 from games.login import LoginForm
 from games.views import argent, donnes, partage, parties, sheet
 
 urlpatterns = [
     path("", parties.home, name="home"),
+    path("sante/", health, name="health"),
     path("comptes/inscription/", parties.signup, name="signup"),
     path(
         "comptes/connexion/",

@@ -1,0 +1,74 @@
+"""Issue #8: the queries of a request do not grow with the number of donnes. Exact counts on a
+5- and a 60-donne partie (a crossing bought back included); the timings are the benchmark's
+job (``make bench``), never a test's. Cast: alice owns the partie; the follower holds its
+share link."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Partie
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Anne", "Bruno", "Chloé"]
+
+# session, user, partie, then partie_load's players, donnes, hands, rachats.
+PAGE_QUERIES = 7
+# The unchanged poll: the partie with its number of donnes, for the ETag, and nothing else.
+POLL_QUERIES = 1
+
+
+def partie_with(donnes: int) -> Partie:
+    partie = make_partie(make_user("alice"), joueurs=NAMES)
+    for number in range(1, donnes + 1):
+        winner = NAMES[number % 3]
+        losers = {name: hand("2") for name in NAMES if name != winner}
+        if number == 3:
+            losers["Chloé" if winner != "Chloé" else "Anne"] = hand(points=120)
+        play(partie, winner, "rami", **losers)
+        if number == 3:
+            decide(partie, "Chloé" if winner != "Chloé" else "Anne", True)
+    return services.partie_share(partie=partie)
+
+
+@pytest.mark.parametrize("donnes", [5, 60])
+def test_the_partie_page_costs_the_same_queries_at_5_and_60_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    with django_assert_num_queries(PAGE_QUERIES):
+        response = client.get(reverse("partie_detail", args=[partie.pk]))
+    assert response.status_code == 200
+    assert f"{donnes} donnes" in response.content.decode()
+
+
+@pytest.mark.parametrize("donnes", [5, 60])
+def test_the_htmx_fragment_costs_the_same_queries_at_5_and_60_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    with django_assert_num_queries(PAGE_QUERIES):
+        response = client.get(reverse("partie_detail", args=[partie.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert not response.content.startswith(b"<!doctype")
+
+
+@pytest.mark.parametrize("donnes", [5, 60])
+def test_the_unchanged_share_poll_is_one_query_at_5_and_60_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    url = reverse("partie_follow", args=[partie.share_token])
+    client = Client()
+    etag = client.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    with django_assert_num_queries(POLL_QUERIES):
+        response = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304
