@@ -109,7 +109,7 @@ def _lignes(data: PartieData, result: Replay) -> list[Ligne]:
     # The price of each rachat is the one the engine applied (RULES.md R11: the price of
     # the k-th rachat), so a change of price or an edited donne shows here at once.
     for state, donne in zip(result.states, data.donnes, strict=False):
-        rows = {r.joueur.name: r for r in donne.rachats.all()}
+        rows = {r.joueur.name: r for r in data.rachats_of(donne)}
         for joueur in data.joueurs:
             info = state.rachats.get(joueur.name)
             if info is None or not info.price or joueur.name not in rows:

@@ -32,7 +32,6 @@ class Cell:
     restart: int | None = None
     eliminated: str = ""  # declined | definitive_exclusion
     winner: bool = False
-    explanation: str = ""
 
 
 @dataclass
@@ -161,7 +160,6 @@ def build_marque(data: PartieData, result: Replay) -> Marque:
                     restart=info.restart if info else None,
                     eliminated=state.eliminated.get(name, ""),
                     winner=state.winner == name,
-                    explanation=state.explanations.get(name, ""),
                 )
             )
         rows.append(

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from games.models import Donne, Joueur, Partie
+from games.models import Donne, Joueur, Main, Partie, Rachat
 from games.money import to_centimes
 from games.scoring import Config, Replay, get_preset, replay
 
@@ -21,6 +21,14 @@ class PartieData:
     partie: Partie
     joueurs: list[Joueur]
     donnes: list[Donne]
+    mains: dict[int, list[Main]]  # by donne id
+    rachats: dict[int, list[Rachat]]  # by donne id
+
+    def mains_of(self, donne: Donne) -> list[Main]:
+        return self.mains.get(donne.pk, [])
+
+    def rachats_of(self, donne: Donne) -> list[Rachat]:
+        return self.rachats.get(donne.pk, [])
 
     @property
     def names(self) -> list[str]:
@@ -30,7 +38,22 @@ class PartieData:
         return next(j for j in self.joueurs if j.name == name)
 
     def inputs(self) -> list[dict[str, Any]]:
-        return [donne_input(d) for d in self.donnes]
+        return [self.input_of(d) for d in self.donnes]
+
+    def input_of(self, donne: Donne) -> dict[str, Any]:
+        """A stored donne as the engine's input (RULES.md §1)."""
+        hands = {}
+        for main in self.mains_of(donne):
+            if main.points is not None:
+                hands[main.joueur.name] = {"points": main.points, "jokers": main.jokers}
+            else:
+                hands[main.joueur.name] = {"cards": main.cards.split(), "jokers": main.jokers}
+        return {
+            "winner": donne.winner.name if donne.winner else None,
+            "win": donne.win,
+            "hands": hands,
+            "rachat": {r.joueur.name: r.accepted for r in self.rachats_of(donne)},
+        }
 
     @property
     def etat(self) -> str:
@@ -54,22 +77,34 @@ class PartieData:
 
 
 def partie_load(partie: Partie) -> PartieData:
-    """Three queries whatever the number of donnes: players, donnes, then hands and rachats."""
+    """Four queries whatever the number of donnes: players, donnes, hands, rachats. Plain
+    queries grouped here in Python: prefetch_related costs three times as much per row."""
     joueurs = list(partie.joueurs.all())
     by_id = {j.pk: j for j in joueurs}
     if "donnes" in getattr(partie, "_prefetched_objects_cache", {}):
-        donnes = list(partie.donnes.all())  # parties_with_donnes() already loaded them
+        # parties_with_donnes() already loaded everything.
+        donnes = list(partie.donnes.all())
+        mains = [m for d in donnes for m in d.mains.all()]
+        rachats = [r for d in donnes for r in d.rachats.all()]
     else:
-        donnes = list(partie.donnes.prefetch_related("mains", "rachats"))
-    # Attach the players we already have instead of letting each relation query again.
+        donnes = list(partie.donnes.all())
+        mains = list(Main.objects.filter(donne__partie=partie).order_by("pk"))
+        rachats = list(Rachat.objects.filter(donne__partie=partie).order_by("pk"))
+    # Attach the objects we already have instead of letting each relation query again.
     for donne in donnes:
         donne.partie = partie
         donne.winner = by_id.get(donne.winner_id)
-        for main in donne.mains.all():
-            main.joueur = by_id[main.joueur_id]
-        for rachat in donne.rachats.all():
-            rachat.joueur = by_id[rachat.joueur_id]
-    return PartieData(partie=partie, joueurs=joueurs, donnes=donnes)
+    mains_by: dict[int, list[Main]] = {}
+    for main in mains:
+        main.joueur = by_id[main.joueur_id]
+        mains_by.setdefault(main.donne_id, []).append(main)
+    rachats_by: dict[int, list[Rachat]] = {}
+    for rachat in rachats:
+        rachat.joueur = by_id[rachat.joueur_id]
+        rachats_by.setdefault(rachat.donne_id, []).append(rachat)
+    return PartieData(
+        partie=partie, joueurs=joueurs, donnes=donnes, mains=mains_by, rachats=rachats_by
+    )
 
 
 def parties_with_donnes(owner) -> list[Partie]:
@@ -120,19 +155,3 @@ def partie_config(partie: Partie) -> dict[str, Any]:
 def partie_rules(partie: Partie) -> Config:
     """The rules the engine applies to this partie: its preset with the table's options."""
     return Config.for_preset(get_preset(partie.preset), partie_config(partie))
-
-
-def donne_input(donne: Donne) -> dict[str, Any]:
-    """A stored donne as the engine's input (RULES.md §1)."""
-    hands = {}
-    for main in donne.mains.all():
-        if main.points is not None:
-            hands[main.joueur.name] = {"points": main.points, "jokers": main.jokers}
-        else:
-            hands[main.joueur.name] = {"cards": main.cards.split(), "jokers": main.jokers}
-    return {
-        "winner": donne.winner.name if donne.winner else None,
-        "win": donne.win,
-        "hands": hands,
-        "rachat": {r.joueur.name: r.accepted for r in donne.rachats.all()},
-    }

@@ -140,7 +140,7 @@ def _drop_stale_decisions(
     removed, refunds = [], []
     for number, name in result.stale_decisions:
         donne = data.donnes[number - 1]
-        for rachat in donne.rachats.all():
+        for rachat in data.rachats_of(donne):
             if rachat.joueur.name == name and (refund := _refund(rachat, number, prices)):
                 refunds.append(refund)
         Rachat.objects.filter(donne=donne, joueur=data.by_name(name)).delete()
@@ -216,7 +216,7 @@ def donne_update(
     stored.winner, stored.win = winner, win
     stored.full_clean(exclude=["partie", "winner"])
     stored.save()
-    stored.mains.all().delete()
+    Main.objects.filter(donne=stored).delete()
     _save_hands(stored, hands)
     removed, refunds = _drop_stale_decisions(data, after, _rachat_prices(data, before))
     data.partie.save(update_fields=["updated_at"])
@@ -235,7 +235,7 @@ def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
     # The deleted donne's own rachats go with it (cascade): give back what was paid.
     refunds = [
         refund
-        for rachat in data.donnes[number - 1].rachats.all()
+        for rachat in data.rachats_of(data.donnes[number - 1])
         if (refund := _refund(rachat, number, prices))
     ]
     Donne.objects.filter(pk=donne.pk).delete()
@@ -258,7 +258,7 @@ def rachat_decide(*, partie: Partie, joueur: Joueur, accepted: bool) -> Rachat:
     pending = next((p for p in current.pending if p.player == joueur.name), None)
     if pending is None:
         # The same answer tapped twice: the first one counted, the second changes nothing.
-        made = [r for d in data.donnes for r in d.rachats.all() if r.joueur_id == joueur.pk]
+        made = [r for d in data.donnes for r in data.rachats_of(d) if r.joueur_id == joueur.pk]
         latest = max(made, key=lambda r: r.pk, default=None)
         if latest is not None and latest.accepted == accepted:
             return latest
@@ -358,7 +358,7 @@ def partie_update_money(
     ]
     old_prices, new_prices = _rachat_prices(data, before), _rachat_prices(data, after)
     for donne in data.donnes:
-        for rachat in donne.rachats.all():
+        for rachat in data.rachats_of(donne):
             key = (donne.pk, rachat.joueur.name)
             if rachat.paid and old_prices.get(key, 0) != new_prices.get(key, 0):
                 repriced.append(

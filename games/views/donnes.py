@@ -125,7 +125,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
     else:
-        form = donne_form(marque, _initial(donne, marque.data.etat), donne=donne)
+        form = donne_form(marque, _initial(donne, marque), donne=donne)
     return render(
         request,
         "games/donne_edit.html",
@@ -148,14 +148,14 @@ def _rebased(data: QueryDict, marque: Marque) -> QueryDict:
     return data
 
 
-def _initial(donne: Donne, etat: str) -> dict[str, str]:
+def _initial(donne: Donne, marque: Marque) -> dict[str, str]:
     """A stored donne as form data, so the edit form starts from what was recorded."""
     data = {
         "winner": str(donne.winner_id) if donne.winner_id else "talon_epuise",
         "win": donne.win,
-        "etat": etat,
+        "etat": marque.data.etat,
     }
-    for main in donne.mains.all():
+    for main in marque.data.mains_of(donne):
         data[f"jokers_{main.joueur_id}"] = str(main.jokers)
         if main.points is not None:
             data[f"points_{main.joueur_id}"] = str(main.points)
