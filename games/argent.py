@@ -97,13 +97,18 @@ class Cagnotte:
     over: bool = False
 
 
+def de(name: str) -> str:
+    """French elision: "de Bruno", "d'Anne"."""
+    return f"d’{name}" if name[:1].lower() in "aeiouyàâéèêëîïôœùûüh" else f"de {name}"
+
+
 def _lignes(data: PartieData, result: Replay) -> list[Ligne]:
     partie = data.partie
     lignes = []
     if partie.mise_initiale:
         mise = from_centimes(to_centimes(partie.mise_initiale))
         lignes += [
-            Ligne(j, _("Mise de %(name)s") % {"name": j.name}, mise, j.mise_payee)
+            Ligne(j, _("Mise %(de_name)s") % {"de_name": de(j.name)}, mise, j.mise_payee)
             for j in data.joueurs
         ]
     # The price of each rachat is the one the engine applied (RULES.md R11: the price of

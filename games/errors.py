@@ -26,6 +26,9 @@ PARTIE_N = _("Partie %(n)s « %(name)s » :")
 NOM_IMPORT = _("Partie importée")
 
 
+FRENCH_RANKS = {"K": "R", "Q": "D", "J": "V"}
+
+
 class PartieError(Exception):
     """A write refused with a French message; ``player`` names the field it belongs to."""
 
@@ -47,7 +50,11 @@ class PartieError(Exception):
 
     @classmethod
     def from_rami(cls, err: RamiError) -> PartieError:
-        detail = gettext(err.template) % err.params
+        params = dict(err.params)
+        if "card" in params:
+            # The engine writes K Q J; a French table reads R D V (RULES.md §1).
+            params["card"] = FRENCH_RANKS.get(params["card"], params["card"])
+        detail = gettext(err.template) % params
         text = detail
         if err.donne is not None:
             text = gettext(DONNE_PREFIX) % {"donne": err.donne, "message": detail}

@@ -88,6 +88,11 @@ class Marque:
         return self.data.partie
 
     @property
+    def has_eliminated(self) -> bool:
+        # RULES.md R19: the ranking puts them after the players en course, latest first.
+        return any(line.status != "en_course" for line in self.players)
+
+    @property
     def recorded(self) -> int:
         """How many donnes are stored (the replay may stop earlier, at a pending decision)."""
         return len(self.data.donnes)

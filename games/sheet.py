@@ -66,18 +66,18 @@ def _fmt(amount: int, currency: str) -> str:
 
 
 def rule_options(preset: Preset, config: Config) -> str:
-    """The preset's rules in one line: "seuil 100 atteint · 3 rachats · 4 manches"."""
+    """The preset's rules in one line: "éliminé dès 100 · 3 rachats au plus · 4 manches"."""
     parts = []
     if config.threshold is not None:
         # RULES.md R4: inclusive (≥) for 100, strict (>) for Rami 40's 150.
-        reach = "atteint" if config.inclusive else "dépassé"
-        parts.append(f"éliminé à {config.threshold} {reach}")
+        reach = "dès" if config.inclusive else "au-dessus de"
+        parts.append(f"éliminé {reach} {config.threshold}")
         parts.append(f"{config.max_rachats} rachat{'s' if config.max_rachats > 1 else ''} au plus")
     if config.fixed_manches is not None:
         parts.append(f"{config.fixed_manches} manches")
     if config.target is not None:
-        reach = "atteint" if config.target_inclusive else "dépassé"
-        parts.append(f"fin à {config.target:,} {reach}".replace(",", "\u202f"))
+        reach = "dès" if config.target_inclusive else "au-dessus de"
+        parts.append(f"fin {reach} {config.target:,}".replace(",", "\u202f"))
     return " · ".join(parts)
 
 

@@ -66,7 +66,7 @@ def joueur(partie: Partie, name: str) -> Joueur:
 def test_stakes_and_rachats_are_owed_until_marked_paid(p1) -> None:
     c = cagnotte(p1)
     assert [(ligne.label, ligne.amount) for ligne in c.lignes] == [
-        ("Mise de Alice", Decimal("1.00")),
+        ("Mise d’Alice", Decimal("1.00")),
         ("Mise de Bruno", Decimal("1.00")),
         ("Mise de Chloé", Decimal("1.00")),
         ("Bruno, 1er rachat, donne 3", Decimal("2.00")),

@@ -168,7 +168,7 @@ def test_the_sheet_shows_header_framed_totals_observations_and_money(alice, p1) 
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1>Mardi soir</h1>" in html
-    assert "Rami classique</strong> · éliminé à 100 atteint · 3 rachats au plus" in html
+    assert "Rami classique</strong> · éliminé dès 100 · 3 rachats au plus" in html
     assert "Argent : mise initiale 1,00\xa0€ · rachat 2,00\xa0€" in html
     # Seed 000: totals at or over 100 are framed; Bruno's 137 then his rachat to 27.
     assert '<span class="framed">137</span><span class="rachat">R1→27</span>' in html

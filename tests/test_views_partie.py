@@ -141,7 +141,7 @@ def test_a_missing_hand_is_an_error_next_to_the_field(client, alice, partie) -> 
     [
         (
             {"cartes_Bruno": "K K K K K K K K K"},
-            "La main de Bruno a 9 cartes « K » ; ce jeu n'en a que 8.",
+            "La main de Bruno a 9 cartes « R » ; ce jeu n'en a que 8.",
         ),
         ({"cartes_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
         ({"points_Bruno": "-4"}, "Assurez-vous que cette valeur est supérieure ou égale à 0."),
@@ -350,3 +350,10 @@ def test_a_stale_edit_stays_on_the_edit_form_with_the_typed_values(client, alice
     assert response.context["form"][f"points_{ids(partie)['Bruno']}"].value() == "30"
     _data, result = partie_replay(partie)
     assert result.states[0].totals["Bruno"] == 10  # unchanged until confirmed
+
+
+def test_owner_pages_are_not_kept_by_the_browser(client, alice, partie) -> None:
+    # The back button must not show totals from before the last donne.
+    client.force_login(alice)
+    for url in (reverse("home"), reverse("partie_detail", args=[partie.pk])):
+        assert "no-store" in client.get(url)["Cache-Control"]

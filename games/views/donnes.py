@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
@@ -89,6 +90,7 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache
 def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     marque = load_marque(partie)

@@ -12,6 +12,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
@@ -25,6 +26,7 @@ from games.views.common import (
 )
 
 
+@never_cache
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
@@ -75,6 +77,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@never_cache
 def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     return render_partie(request, load_marque(partie))
