@@ -85,7 +85,7 @@ def export_csv(data: PartieData, result: Replay) -> str:
     if final.pot or any(final.net.values()):
         writer.writerow([])
         writer.writerow(["Cagnotte", decimal_comma(final.pot)])
-        writer.writerow(["Joueur", "Payé", "Règlement des points", "Net"])
+        writer.writerow(["Joueur", "Mis au pot", "Règlement des points", "Net"])
         for name in data.names:
             writer.writerow(
                 [

@@ -8,7 +8,9 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
+from games.argent import build_cagnotte
 from games.chart import score_chart
 from games.marque import Cell, build_marque
 from games.money import format_money, from_centimes
@@ -120,7 +122,14 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         )
         for name in data.names
     ]
-    transfers = [(a, b, from_centimes(amount)) for a, b, amount in final.transfers()]
+    # Who pays whom, counting the money already ticked as on the table: the same list as the
+    # cagnotte panel, so paper and screen never disagree (RULES.md §2 "Money").
+    reglement = build_cagnotte(data, result).reglement
+    pot = gettext("La cagnotte")
+    transfers = [
+        (pot if v.from_pot else v.payer, v.payee, v.amount)
+        for v in (reglement.virements if reglement else [])
+    ]
     if result.pending:
         end_note = "Classement provisoire : un rachat reste à décider."
     elif not result.over:

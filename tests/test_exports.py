@@ -70,7 +70,7 @@ def test_the_csv_is_the_marque_for_french_excel(client, p1) -> None:
         assert [int(row[i]) for i in (4, 6, 8)] == list(state.totals.values())
     # The money, with French decimal commas: stakes 3 × 1,00 + one rachat 2,00.
     assert rows[6] == ["Cagnotte", "5,00"]
-    assert rows[7] == ["Joueur", "Payé", "Règlement des points", "Net"]
+    assert rows[7] == ["Joueur", "Mis au pot", "Règlement des points", "Net"]
     assert rows[9] == ["Bruno", "3,00", "0,00", "2,00"]
 
 

@@ -182,6 +182,20 @@ def test_the_sheet_shows_header_framed_totals_observations_and_money(alice, p1) 
     assert "Bruno → Anne : 3,00\xa0€" in html and "Chloé → Anne : 1,00\xa0€" in html
 
 
+def test_the_sheet_counts_the_money_already_on_the_table_as_the_panel_does(alice, p1) -> None:
+    # Bruno's stake and his 2,00 € rachat are on the table: the cagnotte pays Anne from them,
+    # and Bruno owes nothing more. Paper and screen must say the same (new-user test).
+    bruno = p1.joueurs.get(name="Bruno")
+    services.mise_mark_paid(joueur=bruno, paid=True)
+    services.rachat_mark_paid(rachat=p1.donnes.get(number=3).rachats.get(), paid=True)
+    html = _client(alice).get(f"/parties/{p1.pk}/marque/").content.decode()
+    assert "La cagnotte → Anne : 3,00\xa0€" in html
+    assert "Chloé → Anne : 1,00\xa0€" in html
+    assert "Bruno → Anne" not in html
+    panel = _client(alice).get(f"/parties/{p1.pk}/").content.decode()
+    assert "L'argent sur la table va à <strong>Anne</strong> : 3,00\xa0€" in panel
+
+
 def test_the_partie_page_links_the_sheet_and_folds_the_chart(alice, p1) -> None:
     html = _client(alice).get(f"/parties/{p1.pk}/").content.decode()
     assert f'href="/parties/{p1.pk}/marque/"' in html
