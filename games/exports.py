@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from games.observations import observations
@@ -37,6 +39,19 @@ def partie_record(data: PartieData) -> dict[str, Any]:
     }
 
 
+def paid_dict(data: PartieData) -> dict[str, Any]:
+    """What the scorekeeper ticked as paid: stakes by player, rachats by (donne, player)."""
+    return {
+        "mises": [j.name for j in data.joueurs if j.mise_payee],
+        "rachats": [
+            [donne.number, rachat.joueur.name]
+            for donne in data.donnes
+            for rachat in data.rachats_of(donne)
+            if rachat.paid
+        ],
+    }
+
+
 def export_dict(data: PartieData, result: Replay) -> dict[str, Any]:
     partie = data.partie
     assert result.final is not None
@@ -45,6 +60,7 @@ def export_dict(data: PartieData, result: Replay) -> dict[str, Any]:
         "name": partie.name,
         "created_at": partie.created_at.isoformat(),
         "updated_at": partie.updated_at.isoformat(),
+        "payes": paid_dict(data),
         "record": partie_record(data),
         "states": [state.to_dict() for state in result.states],
         "final": result.final.to_dict(),
@@ -106,7 +122,18 @@ def backup_dict(parties: list[tuple[PartieData, Replay]], exported_at: str) -> d
     }
 
 
-def uploaded_records(data: Any) -> list[tuple[Any, str | None]]:
+@dataclass(frozen=True)
+class Uploaded:
+    """One partie read from a file: the game record, and what an export adds to it."""
+
+    record: Any
+    name: str | None = None
+    created_at: datetime | None = None
+    payes: dict[str, Any] = field(default_factory=dict)
+    from_backup: bool = False
+
+
+def uploaded_records(data: Any) -> list[Uploaded]:
     """Every partie in an uploaded file: a backup holds many, an export or a record one."""
     if isinstance(data, dict) and data.get("format") == BACKUP_FORMAT:
         parties = data.get("parties")
@@ -114,16 +141,32 @@ def uploaded_records(data: Any) -> list[tuple[Any, str | None]]:
             raise RamiError(
                 "enregistrement_invalide", detail="la sauvegarde ne contient aucune partie"
             )
-        return [uploaded_record(partie) for partie in parties]
+        return [replace(uploaded_record(partie), from_backup=True) for partie in parties]
     return [uploaded_record(data)]
 
 
-def uploaded_record(data: Any) -> tuple[Any, str | None]:
+def uploaded_record(data: Any) -> Uploaded:
     """The record inside an uploaded file: our export format, or a bare record (``rami score``)."""
     if isinstance(data, dict) and "format" in data:
         if data["format"] != FORMAT:
             detail = f"format « {data['format']} » inconnu"
             raise RamiError("enregistrement_invalide", detail=detail)
         name = data.get("name")
-        return data.get("record"), name if isinstance(name, str) else None
-    return data, None
+        payes = data.get("payes")
+        return Uploaded(
+            record=data.get("record"),
+            name=name if isinstance(name, str) else None,
+            created_at=_datetime(data.get("created_at")),
+            payes=payes if isinstance(payes, dict) else {},
+        )
+    return Uploaded(record=data)
+
+
+def _datetime(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else None

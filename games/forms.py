@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from django import forms
@@ -298,6 +299,6 @@ class ImportForm(forms.Form):
             self.add_error("fichier", forms.ValidationError(str(err), code=err.code))
             return cleaned
         if len(records) == 1 and cleaned.get("name"):
-            records = [(records[0][0], cleaned["name"])]
+            records = [replace(records[0], name=cleaned["name"])]
         cleaned["records"] = records
         return cleaned

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from games import errors
 from games.errors import PartieError
+from games.exports import Uploaded
 from games.models import Donne, Joueur, Main, Partie, Rachat
 from games.money import from_centimes
 from games.scoring import RamiError, Replay, replay
@@ -401,31 +402,60 @@ def _import_options(record: Record) -> dict[str, Any]:
 
 def _strict_check(record: Record) -> None:
     """RULES.md §2 in strict mode: every hand and every decision must be there. The one thing
-    let through is a decision still to take after the LAST donne, as the app itself allows."""
+    let through is a decision still to take, as the app itself allows."""
     try:
         record.replay(lenient=False)
     except RamiError as err:
-        if err.code == "decision_manquante" and err.donne == len(record.donnes):
-            return
-        raise
+        if err.code != "decision_manquante":
+            raise
+        # A decision still to take, as the app itself stores it (a donne saved, or an old
+        # donne edited, before the crosser answers): what comes before it must be sound.
+        record.replay(lenient=True)
 
 
 @transaction.atomic
 def parties_import(
-    *, owner: AbstractBaseUser, records: list[tuple[dict[str, Any], str | None]]
-) -> list[Partie]:
+    *, owner: AbstractBaseUser, records: list[Uploaded]
+) -> tuple[list[Partie], list[str]]:
     """Restore a backup (or import one file): every partie or none. A refused one names
-    its place in the file ("Partie 3 « Mardi » : Donne 7 : …")."""
-    parties = []
-    for index, (record, name) in enumerate(records, start=1):
+    its place in the file ("Partie 3 « Mardi » : Donne 7 : …"). From a backup, a partie the
+    account already has (same name, same creation time: restored twice) is skipped, and
+    named; a single file imported is a new copy, as asked."""
+    parties, skipped = [], []
+    for index, upload in enumerate(records, start=1):
+        if upload.from_backup and upload.created_at is not None and upload.name is not None:
+            twin = Partie.objects.filter(
+                owner=owner, name=upload.name, created_at=upload.created_at
+            )
+            if twin.exists():
+                skipped.append(upload.name)
+                continue
         try:
-            parties.append(partie_import(owner=owner, record=record, name=name))
+            parties.append(partie_import(owner=owner, record=upload.record, name=upload.name))
         except PartieError as err:
             if len(records) == 1:
                 raise
-            where = errors.PARTIE_N % {"n": index, "name": name or ""}
+            where = errors.PARTIE_N % {"n": index, "name": upload.name or ""}
             raise PartieError(f"{where} {err.message}", code=err.code) from err
-    return parties
+        _restore_extras(parties[-1], upload)
+    return parties, skipped
+
+
+def _restore_extras(partie: Partie, upload: Uploaded) -> None:
+    """What an export carries beyond the game record: the creation time (the Comptes page
+    groups parties by evening) and the payments already ticked."""
+    if upload.from_backup and upload.created_at is not None:
+        Partie.objects.filter(pk=partie.pk).update(created_at=upload.created_at)
+    mises = upload.payes.get("mises") or []
+    if isinstance(mises, list):
+        partie.joueurs.filter(name__in=[m for m in mises if isinstance(m, str)]).update(
+            mise_payee=True
+        )
+    for item in upload.payes.get("rachats") or []:
+        if isinstance(item, list) and len(item) == 2:
+            Rachat.objects.filter(
+                donne__partie=partie, donne__number=item[0], joueur__name=item[1], accepted=True
+            ).update(paid=True)
 
 
 @transaction.atomic

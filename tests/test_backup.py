@@ -64,6 +64,7 @@ def test_a_broken_backup_names_the_partie_and_restores_nothing(client, alice) ->
     del mardi["record"]["donnes"][0]["hands"]["Yves"]
     position = backup["parties"].index(mardi) + 1
     count = Partie.objects.count()
+    client.force_login(make_user("bob"))
     upload = SimpleUploadedFile("s.json", json.dumps(backup).encode(), "application/json")
     response = client.post(reverse("partie_import"), {"fichier": upload})
     assert response.status_code == 422
@@ -83,3 +84,24 @@ def test_the_import_page_offers_the_backup_once_and_keeps_its_title_plain(client
     html = client.get(reverse("partie_import")).content.decode()
     assert "<title>Importer une partie · ramiscore</title>" in html
     assert html.count(reverse("backup_download")) == 1
+
+
+def test_restoring_twice_skips_what_is_already_there_and_keeps_dates_and_payments(
+    client, alice
+) -> None:
+    lundi = Partie.objects.get(name="Lundi")
+    rachat = lundi.donnes.get(number=2).rachats.get()
+    services.rachat_mark_paid(rachat=rachat, paid=True)
+    client.force_login(alice)
+    content = client.get(reverse("backup_download")).content
+
+    bob = make_user("bob")
+    client.force_login(bob)
+    for _ in range(2):
+        upload = SimpleUploadedFile("s.json", content, "application/json")
+        response = client.post(reverse("partie_import"), {"fichier": upload}, follow=True)
+    assert Partie.objects.filter(owner=bob).count() == 3
+    assert "« Lundi » est déjà dans vos parties : ignorée." in response.content.decode()
+    copy = Partie.objects.get(owner=bob, name="Lundi")
+    assert copy.created_at == lundi.created_at  # the Comptes page groups by evening
+    assert copy.donnes.get(number=2).rachats.get().paid is True

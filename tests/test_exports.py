@@ -77,7 +77,17 @@ def test_the_csv_is_the_marque_for_french_excel(client, p1) -> None:
 def test_the_json_export_carries_the_record_the_states_and_the_final(client, p1) -> None:
     response = client.get(f"/parties/{p1.pk}/export.json")
     data = json.loads(response.content)
-    assert set(data) == {"format", "name", "created_at", "updated_at", "record", "states", "final"}
+    assert set(data) == {
+        "format",
+        "name",
+        "created_at",
+        "updated_at",
+        "payes",
+        "record",
+        "states",
+        "final",
+    }
+    assert data["payes"] == {"mises": [], "rachats": []}
     assert data["format"] == "ramiscore/1" and data["name"] == "Mardi soir"
     assert data["record"]["config"] == {"prix_rachat": 200, "mise_initiale": 100}
     assert data["record"]["donnes"][2] == {
@@ -217,7 +227,7 @@ def test_the_import_page_says_what_is_wrong(client) -> None:
     assert Partie.objects.count() == 0
 
 
-def test_a_record_waiting_for_a_decision_after_its_last_donne_is_accepted(alice) -> None:
+def test_a_record_waiting_for_a_decision_is_accepted_as_the_app_stores_it(alice) -> None:
     record = {
         "preset": "classique",
         "players": ["Anne", "Bruno"],
@@ -226,11 +236,16 @@ def test_a_record_waiting_for_a_decision_after_its_last_donne_is_accepted(alice)
     partie = services.partie_import(owner=alice, record=record)
     _data, result = partie_replay(partie)
     assert [(p.player, p.restart) for p in result.pending] == [("Bruno", -10)]
-    # Anywhere else a missing decision is refused, with its place.
+    # Also before later donnes, as after an old donne was edited: they wait for the answer.
     record["donnes"].append({"winner": "Anne", "win": "rami", "hands": {"Bruno": {"points": 3}}})
+    partie = services.partie_import(owner=alice, record=record)
+    _data, result = partie_replay(partie)
+    assert (len(result.states), result.blocked_after) == (1, 1)
+    # What comes before the missing answer must still be sound.
+    record["donnes"][0]["hands"]["Bruno"] = {"cards": ["Z"]}
     with pytest.raises(PartieError) as err:
         services.partie_import(owner=alice, record=record)
-    assert err.value.code == "decision_manquante" and err.value.message.startswith("Donne 1 :")
+    assert err.value.code == "carte_inconnue" and err.value.message.startswith("Donne 1 :")
 
 
 def test_rami_import_creates_the_partie_for_the_account(alice, tmp_path) -> None:

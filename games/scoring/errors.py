@@ -54,8 +54,7 @@ MESSAGES: dict[str, str] = {
     # Rachats.
     "decision_invalide": N_("Le rachat de %(player)s doit être oui ou non."),
     "decision_manquante": N_(
-        "%(player)s a atteint %(total)s : se rachète-t-il (il repart à %(restart)s) "
-        "ou abandonne-t-il ?"
+        "%(player)s a atteint %(total)s : rachat (retour à %(restart)s) ou abandon ?"
     ),
     "pas_de_rachat": N_("%(player)s n'a pas franchi le seuil : il n'y a pas de rachat à décider."),
     "pas_de_rachat_apres_la_derniere_manche": N_(

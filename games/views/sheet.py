@@ -106,13 +106,18 @@ def partie_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            parties = services.parties_import(
+            parties, skipped = services.parties_import(
                 owner=request.user, records=form.cleaned_data["records"]
             )
         except PartieError as err:
             form.add_error("fichier", err.message)
         else:
-            if len(parties) == 1:
+            for title in skipped:
+                messages.info(
+                    request,
+                    _("« %(name)s » est déjà dans vos parties : ignorée.") % {"name": title},
+                )
+            if len(parties) == 1 and not skipped:
                 messages.success(request, _("Partie importée."))
                 return redirect("partie_detail", pk=parties[0].pk)
             messages.success(

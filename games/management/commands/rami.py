@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from typing import Any, TextIO
 
 from django.contrib.auth import get_user_model
@@ -55,11 +56,13 @@ class Command(BaseCommand):
         except RamiError as err:
             raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
         if name and len(records) == 1:
-            records = [(records[0][0], name)]
+            records = [replace(records[0], name=name)]
         try:
-            parties = services.parties_import(owner=owner, records=records)
+            parties, skipped = services.parties_import(owner=owner, records=records)
         except PartieError as err:
             raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
+        for title in skipped:
+            self.stdout.write(f"Partie « {title} » déjà présente : ignorée.")
         for partie in parties:
             count = partie.donnes.count()
             self.stdout.write(
