@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +25,13 @@ NOMBRE_DE_JOUEURS = _(
     "Ce jeu se joue de %(min)s à %(max)s joueurs ; vous en avez inscrit %(count)s."
 )
 MAIN_MANQUANTE = _("Indiquez les points de %(name)s, ou touchez ses cartes.")
+TABLE_JOKERS = _(
+    "À la table, %(count)s jokers en main : ce jeu n'en a que %(max)s. Vérifiez les mains."
+)
+TABLE_RANK = _(
+    "À la table, %(count)s cartes « %(card)s » en main : ce jeu n'en a que %(max)s. "
+    "Vérifiez les mains."
+)
 JOKERS_MAX = _("Ce jeu n'a que %(limit_value)s jokers.")
 GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
 FRENCH = {"K": "R", "Q": "D", "J": "V"}
@@ -165,6 +173,10 @@ class DonneForm(forms.Form):
         self.joueurs = joueurs
         # Hidden: the idempotency key of this form and the state of the partie it was built on.
         self.fields["cle"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
+        self.fields["forcer"] = forms.BooleanField(
+            label=_("Les mains sont justes : noter quand même"), required=False
+        )
+        self.table_warning = False
         self.fields["etat"] = forms.CharField(
             required=False, max_length=40, widget=forms.HiddenInput
         )
@@ -241,7 +253,37 @@ class DonneForm(forms.Form):
             if hand is not None:
                 hands[j] = hand
         cleaned["hands"] = hands
+        if not cleaned.get("forcer"):
+            for problem in self._table_problems(hands):
+                self.add_error(None, problem)
         return cleaned
+
+    def _table_problems(self, hands: dict[Joueur, dict[str, Any]]) -> list[str]:
+        """RULES.md R22: the engine checks each hand against the deck, not the hands against
+        each other; the table gets a warning it can override (a joker may have been mistyped,
+        or the table plays with an extra deck)."""
+        problems: list[str] = []
+        each = [Counter(hand.get("cards") or []) for hand in hands.values()]
+        if any(hand.get("jokers", 0) > self.preset.deck_jokers for hand in hands.values()) or any(
+            n > self.preset.max_same_rank for c in each for n in c.values()
+        ):
+            return problems  # one hand is already impossible: the engine names it
+        jokers = sum(hand.get("jokers", 0) for hand in hands.values())
+        if jokers > self.preset.deck_jokers:
+            problems.append(TABLE_JOKERS % {"count": jokers, "max": self.preset.deck_jokers})
+        ranks = Counter(card for hand in hands.values() for card in hand.get("cards") or [])
+        for rank, count in ranks.items():
+            if count > self.preset.max_same_rank:
+                problems.append(
+                    TABLE_RANK
+                    % {
+                        "count": count,
+                        "card": FRENCH.get(rank, rank),
+                        "max": self.preset.max_same_rank,
+                    }
+                )
+        self.table_warning = bool(problems)
+        return problems
 
     def _hand(self, joueur: Joueur, cleaned: dict[str, Any]) -> dict[str, Any] | None:
         points = cleaned.get(f"points_{joueur.pk}")

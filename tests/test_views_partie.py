@@ -357,3 +357,40 @@ def test_owner_pages_are_not_kept_by_the_browser(client, alice, partie) -> None:
     client.force_login(alice)
     for url in (reverse("home"), reverse("partie_detail", args=[partie.pk])):
         assert "no-store" in client.get(url)["Cache-Control"]
+
+
+def test_too_many_jokers_across_the_table_is_a_warning_the_table_can_override(
+    client, alice, partie
+) -> None:
+    client.force_login(alice)
+    # 4 + 2 jokers kept in hand: the classique deck has 4 (RULES.md §8, R22).
+    data = donne_data(
+        partie,
+        "Anne",
+        points_Bruno="5",
+        jokers_Bruno="4",
+        points_Chloé="3",
+        jokers_Chloé="2",
+        points_David="2",
+    )
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.status_code == 422
+    assert response.context["form"].non_field_errors() == [
+        "À la table, 6 jokers en main : ce jeu n'en a que 4. Vérifiez les mains."
+    ]
+    assert 'name="forcer"' in response.content.decode()
+    assert not Donne.objects.exists()
+    response = client.post(reverse("donne_create", args=[partie.pk]), {**data, "forcer": "on"})
+    assert response.status_code == 302
+    assert Donne.objects.count() == 1
+
+
+def test_too_many_kings_across_the_table_is_named_in_french_letters(client, alice, partie):
+    client.force_login(alice)
+    data = donne_data(
+        partie, "Anne", cartes_Bruno="R R R R R", cartes_Chloé="R R R R R", points_David="2"
+    )
+    response = client.post(reverse("donne_create", args=[partie.pk]), data)
+    assert response.context["form"].non_field_errors() == [
+        "À la table, 10 cartes « R » en main : ce jeu n'en a que 8. Vérifiez les mains."
+    ]
