@@ -394,3 +394,17 @@ def test_too_many_kings_across_the_table_is_named_in_french_letters(client, alic
     assert response.context["form"].non_field_errors() == [
         "À la table, 10 cartes « R » en main : ce jeu n'en a que 8. Vérifiez les mains."
     ]
+
+
+def test_a_long_partie_shows_its_latest_donnes_and_the_rest_on_demand(client, alice) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    for i in range(35):
+        winner, loser = ("Anne", "Bruno") if i % 2 else ("Bruno", "Anne")
+        play(partie, winner, "rami", **{loser: hand("2")})
+    client.force_login(alice)
+    url = reverse("partie_detail", args=[partie.pk])
+    body = client.get(url).content.decode()
+    assert "5 donnes plus anciennes : tout afficher" in body
+    assert f'href="{url}donnes/6/"' in body and f'href="{url}donnes/5/"' not in body
+    everything = client.get(url + "?tout").content.decode()
+    assert "plus anciennes" not in everything and f'href="{url}donnes/1/"' in everything

@@ -55,6 +55,21 @@ def donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> Donn
     return form
 
 
+# The table needs the last donnes at a glance; the whole marque is one tap away (and on the
+# printable sheet). 300 rows on a phone cost 300 rows of HTML on every swap.
+RECENT_DONNES = 30
+
+
+def visible_rows(request: HttpRequest, marque: Marque) -> dict[str, object]:
+    """The rows the page shows: the latest ones, or all with ?tout."""
+    if "tout" in request.GET or len(marque.rows) <= RECENT_DONNES:
+        return {"rows": marque.rows, "hidden_rows": 0}
+    return {
+        "rows": marque.rows[-RECENT_DONNES:],
+        "hidden_rows": len(marque.rows) - RECENT_DONNES,
+    }
+
+
 def render_partie(
     request: HttpRequest,
     marque: Marque,
@@ -71,6 +86,7 @@ def render_partie(
         "etat": marque.data.etat,
         "cagnotte": build_cagnotte(marque.data, marque.result),
         "money_form": money_form or MoneyForm(instance=marque.partie),
+        **visible_rows(request, marque),
     }
     template = "games/partie_detail.html"
     if request.htmx:

@@ -24,6 +24,7 @@ from games.selectors import partie_shared
 from games.views.common import (
     get_partie_for_user,
     load_marque,
+    visible_rows,
 )
 
 
@@ -48,11 +49,15 @@ def partie_unshare(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
 
 
-def _follow_etag(partie: Partie, *, live: bool) -> str:
+def _follow_etag(partie: Partie, *, live: bool, everything: bool = False) -> str:
     # Every service write saves partie.updated_at; the donne count also catches a write that
     # forgot to. The htmx fragment and the full page are different representations.
     stamp = int(partie.updated_at.timestamp() * 1_000_000)
-    return f"{partie.pk}.{stamp}.{partie.n_donnes}" + (".live" if live else "")
+    return (
+        f"{partie.pk}.{stamp}.{partie.n_donnes}"
+        + (".live" if live else "")
+        + (".tout" if everything else "")
+    )
 
 
 @require_GET
@@ -66,7 +71,8 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
             # A link revoked while someone follows: reload, so the page shows the 404.
             return HttpResponse(status=404, headers={"HX-Refresh": "true"})
         raise Http404
-    etag = quote_etag(_follow_etag(partie, live=bool(request.htmx)))
+    everything = "tout" in request.GET
+    etag = quote_etag(_follow_etag(partie, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
@@ -78,7 +84,8 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
             "partie": partie,
             "marque": marque,
             "cagnotte": build_cagnotte(marque.data, marque.result),
-            "live_etag": _follow_etag(partie, live=True),
+            **visible_rows(request, marque),
+            "live_etag": _follow_etag(partie, live=True, everything=everything),
         }
         response = render(request, template, context)
     response["ETag"] = etag
