@@ -6,7 +6,7 @@ PYTHON  ?= python3.11
 # DJANGO_DEBUG=False with a real DJANGO_SECRET_KEY (see README.md).
 export DJANGO_DEBUG ?= True
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,3 +35,11 @@ test: lint
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/run.py
+
+# French is the source language: refresh locale/en/LC_MESSAGES/django.po (the engine's N_
+# markers included), translate what is new, then commit the .po and the compiled .mo.
+messages: $(VENV)/.installed
+	$(PY) manage.py makemessages -l en --keyword=N_ --no-obsolete \
+		--ignore=.venv --ignore=staticfiles --ignore=bench --ignore=tests --ignore=docs \
+		--ignore=screenshots --ignore=build
+	$(PY) manage.py compilemessages --ignore=.venv

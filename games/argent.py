@@ -12,8 +12,10 @@ from decimal import Decimal
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games.formats import ordinal
 from games.models import Joueur, Partie, Rachat
 from games.money import from_centimes, to_centimes
 from games.scoring import POT, Replay, positions_with_pot, settle
@@ -30,7 +32,7 @@ def name_key(name: str) -> str:
 
 
 def _nth(number: int) -> str:
-    return _("1er rachat") if number == 1 else _("%(n)se rachat") % {"n": number}
+    return _("%(nth)s rachat") % {"nth": ordinal(number)}
 
 
 @dataclass
@@ -98,7 +100,10 @@ class Cagnotte:
 
 
 def de(name: str) -> str:
-    """French elision: "de Bruno", "d'Anne"."""
+    """French elision: "de Bruno", "d'Anne"; other languages get the bare name, which their
+    translation of "Mise %(de_name)s" places ("%(de_name)s's stake")."""
+    if not (get_language() or "fr").startswith("fr"):
+        return name
     return f"d’{name}" if name[:1].lower() in "aeiouyàâéèêëîïôœùûüh" else f"de {name}"
 
 

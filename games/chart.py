@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from django.utils.translation import gettext as _
+
 from games.formats import number
 from games.scoring import DonneState
 
@@ -128,12 +130,13 @@ def score_chart(
     def py(score: int) -> float:
         return TOP + plot_h * (high - score) / (high - low)
 
+    title = escape(_("Courbe des scores"))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" '
         f'viewBox="0 0 {WIDTH} {height}" '
-        f'role="img" aria-label="Courbe des scores" font-family="DejaVu Sans, Arial, sans-serif" '
+        f'role="img" aria-label="{title}" font-family="DejaVu Sans, Arial, sans-serif" '
         f'font-size="11">',
-        "<title>Courbe des scores</title>",
+        f"<title>{title}</title>",
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" '
         f'fill="#fff" stroke="#999"/>',
     ]
@@ -154,11 +157,11 @@ def score_chart(
         out.append(f'<text x="{x:.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{donne}</text>')
     out.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{TOP + plot_h + 34}" text-anchor="middle" '
-        f'font-weight="bold">Donne</text>'
+        f'font-weight="bold">{escape(_("Donne"))}</text>'
     )
     out.append(
         f'<text transform="translate(14 {TOP + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" '
-        f'font-weight="bold">Points</text>'
+        f'font-weight="bold">{escape(_("Points"))}</text>'
     )
     if seuil is not None:
         y = py(seuil)
@@ -168,7 +171,7 @@ def score_chart(
         )
         out.append(
             f'<text x="{LEFT + plot_w - 4}" y="{y - 4:.1f}" text-anchor="end" fill="#b91c1c">'
-            f"seuil {seuil}</text>"
+            f"{escape(_('seuil %(seuil)s') % {'seuil': seuil})}</text>"
         )
     # A marker every few donnes, so that a long partie does not turn into a smear of shapes.
     every = max(1, math.ceil(count / 12))
@@ -204,8 +207,8 @@ def score_chart(
         out.append(f'<text x="{x + 40}" y="{y + 4}">{escape(player)}</text>')
     x = LEFT + 4 * 150 - 30
     out.append(_drop(x, base - 1))
-    out.append(f'<text x="{x + 9}" y="{base + 4}">rachat</text>')
+    out.append(f'<text x="{x + 9}" y="{base + 4}">{escape(_("rachat"))}</text>')
     out.append(_cross(x, base + LEGEND_ROW, 4.5))
-    out.append(f'<text x="{x + 9}" y="{base + LEGEND_ROW + 4}">éliminé</text>')
+    out.append(f'<text x="{x + 9}" y="{base + LEGEND_ROW + 4}">{escape(_("éliminé"))}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.scoring import RamiError
-from games.scoring.errors import DONNE_PREFIX
+from games.scoring.errors import DONNE_PREFIX, Detail
 
 DECISION_EN_ATTENTE = _("Décidez d'abord des rachats en attente avant de noter une autre donne.")
 PARTIE_FINIE = _("La partie est terminée : rouvrez-la ou modifiez une donne pour continuer.")
@@ -51,9 +51,17 @@ class PartieError(Exception):
     @classmethod
     def from_rami(cls, err: RamiError) -> PartieError:
         params = dict(err.params)
-        if "card" in params:
+        if "card" in params and (get_language() or "fr").startswith("fr"):
             # The engine writes K Q J; a French table reads R D V (RULES.md §1).
             params["card"] = FRENCH_RANKS.get(params["card"], params["card"])
+        for key in ("detail", "reason"):
+            # The engine's details are N_ messages too (or a Detail built from one).
+            if isinstance(params.get(key), Detail):
+                params[key] = gettext(params[key].template) % params[key].values
+            elif isinstance(params.get(key), str):
+                params[key] = gettext(params[key])
+        if err.player is None:
+            params["player"] = gettext(params["player"])  # "ce joueur"
         detail = gettext(err.template) % params
         text = detail
         if err.donne is not None:

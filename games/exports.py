@@ -12,6 +12,7 @@ from typing import Any
 
 from games.observations import observations
 from games.scoring import DonneInput, RamiError, Replay, get_preset
+from games.scoring.errors import N_, Detail
 from games.selectors import PartieData, partie_config, partie_rules
 
 FORMAT = "ramiscore/1"
@@ -139,7 +140,7 @@ def uploaded_records(data: Any) -> list[Uploaded]:
         parties = data.get("parties")
         if not isinstance(parties, list) or not parties:
             raise RamiError(
-                "enregistrement_invalide", detail="la sauvegarde ne contient aucune partie"
+                "enregistrement_invalide", detail=N_("la sauvegarde ne contient aucune partie")
             )
         return [replace(uploaded_record(partie), from_backup=True) for partie in parties]
     return [uploaded_record(data)]
@@ -149,7 +150,7 @@ def uploaded_record(data: Any) -> Uploaded:
     """The record inside an uploaded file: our export format, or a bare record (``rami score``)."""
     if isinstance(data, dict) and "format" in data:
         if data["format"] != FORMAT:
-            detail = f"format « {data['format']} » inconnu"
+            detail = Detail(N_("format « %(format)s » inconnu"), format=data["format"])
             raise RamiError("enregistrement_invalide", detail=detail)
         name = data.get("name")
         payes = data.get("payes")

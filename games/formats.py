@@ -3,6 +3,8 @@ observations and the chart: a real minus sign (−30), signed donne points (+25)
 
 from __future__ import annotations
 
+from django.utils.translation import get_language
+
 
 def number(value: int | None) -> str:
     """A total: `−30`, `0`, `27`."""
@@ -19,5 +21,8 @@ def signed(points: int | None) -> str:
 
 
 def ordinal(n: int) -> str:
-    """French ordinal abbreviation: 1er, 2e, 3e."""
+    """Ordinal abbreviation in the interface's language: 1er, 2e, 3e (1st, 2nd, 3rd in English)."""
+    if (get_language() or "fr").startswith("en"):
+        suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
     return "1er" if n == 1 else f"{n}e"

@@ -13,9 +13,11 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.errors import PartieError
 from games.exports import uploaded_records
 from games.models import Joueur, Partie
 from games.scoring import PRESETS, TALON_EPUISE, RamiError, get_preset, parse_card
+from games.scoring.errors import N_, not_json
 from games.scoring.presets import RANKS
 
 NOM_REQUIS = _("Donnez un nom à chaque joueur.")
@@ -107,8 +109,8 @@ class PartieForm(forms.ModelForm):
         return [
             (
                 key,
-                p.label,
-                p.summary,
+                gettext(p.label),
+                gettext(p.summary),
                 {
                     "seuil": str(p.threshold or "—"),
                     "seuil_inclusif": (yes if p.inclusive else no) if p.threshold else "—",
@@ -326,19 +328,22 @@ class ImportForm(forms.Form):
             return cleaned
         try:
             if upload.size > MAX_IMPORT_BYTES:
-                raise RamiError("enregistrement_invalide", detail="le fichier dépasse 2 Mo")
+                raise RamiError("enregistrement_invalide", detail=N_("le fichier dépasse 2 Mo"))
             try:
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise RamiError("enregistrement_invalide", detail="il n'est pas en UTF-8") from None
+                raise RamiError(
+                    "enregistrement_invalide", detail=N_("il n'est pas en UTF-8")
+                ) from None
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as err:
-                detail = f"ce n'est pas du JSON (ligne {err.lineno}, colonne {err.colno})"
-                raise RamiError("enregistrement_invalide", detail=detail) from None
+                raise RamiError("enregistrement_invalide", detail=not_json(err)) from None
             records = uploaded_records(data)
         except RamiError as err:
-            self.add_error("fichier", forms.ValidationError(str(err), code=err.code))
+            self.add_error(
+                "fichier", forms.ValidationError(str(PartieError.from_rami(err)), code=err.code)
+            )
             return cleaned
         if len(records) == 1 and cleaned.get("name"):
             records = [replace(records[0], name=cleaned["name"])]

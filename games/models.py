@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.scoring import PRESETS
 
-PRESET_CHOICES = [(key, preset.label) for key, preset in PRESETS.items()]
+# The labels are the engine's N_ messages: translated when shown.
+PRESET_CHOICES = [(key, _(preset.label)) for key, preset in PRESETS.items()]
 MONEY = {"max_digits": 9, "decimal_places": 2, "validators": [MinValueValidator(Decimal("0"))]}
 
 

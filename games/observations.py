@@ -89,7 +89,7 @@ def observation(state: DonneState, seats: Sequence[str], *, config: Config | Non
     parts += [_crossing(state, name) for name in seats if name in state.crossings]
     if state.partie_over:
         parts.append(_end(state, config))
-    return " ; ".join(parts)
+    return _(" ; ").join(parts)
 
 
 def observations(

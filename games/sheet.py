@@ -8,7 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.argent import build_cagnotte
 from games.chart import score_chart
@@ -20,8 +20,8 @@ from games.selectors import PartieData, partie_rules
 
 BLANK_ROWS = 25
 REGLEMENTS = {
-    "gagnant": "les perdants paient l'écart au gagnant",
-    "croise": "chaque paire règle son écart",
+    "gagnant": gettext_lazy("les perdants paient l'écart au gagnant"),
+    "croise": gettext_lazy("chaque paire règle son écart"),
 }
 
 
@@ -72,32 +72,45 @@ def rule_options(preset: Preset, config: Config) -> str:
     parts = []
     if config.threshold is not None:
         # RULES.md R4: inclusive (≥) for 100, strict (>) for Rami 40's 150.
-        reach = "dès" if config.inclusive else "au-dessus de"
-        parts.append(f"éliminé {reach} {config.threshold}")
-        parts.append(f"{config.max_rachats} rachat{'s' if config.max_rachats > 1 else ''} au plus")
+        if config.inclusive:
+            parts.append(gettext("éliminé dès %(seuil)s") % {"seuil": config.threshold})
+        else:
+            parts.append(gettext("éliminé au-dessus de %(seuil)s") % {"seuil": config.threshold})
+        parts.append(
+            ngettext("%(n)s rachat au plus", "%(n)s rachats au plus", config.max_rachats)
+            % {"n": config.max_rachats}
+        )
     if config.fixed_manches is not None:
-        parts.append(f"{config.fixed_manches} manches")
+        parts.append(
+            ngettext("%(n)s manche", "%(n)s manches", config.fixed_manches)
+            % {"n": config.fixed_manches}
+        )
     if config.target is not None:
-        reach = "dès" if config.target_inclusive else "au-dessus de"
-        parts.append(f"fin {reach} {config.target:,}".replace(",", "\u202f"))
+        target = f"{config.target:,}".replace(",", "\u202f")
+        if config.target_inclusive:
+            parts.append(gettext("fin dès %(target)s") % {"target": target})
+        else:
+            parts.append(gettext("fin au-dessus de %(target)s") % {"target": target})
     return " · ".join(parts)
 
 
 def money_options(config: Config, currency: str, *, elimination: bool) -> str:
     parts = []
     if config.mise_initiale:
-        parts.append(f"mise initiale {_fmt(config.mise_initiale, currency)}")
+        amount = _fmt(config.mise_initiale, currency)
+        parts.append(gettext("mise initiale %(amount)s") % {"amount": amount})
     prices = config.prix_rachat
     if elimination and any(prices):
         if len(set(prices)) == 1:
-            parts.append(f"rachat {_fmt(prices[0], currency)}")
+            parts.append(gettext("rachat %(amount)s") % {"amount": _fmt(prices[0], currency)})
         else:
             listed = ", ".join(_fmt(p, currency) for p in prices)
-            parts.append(f"rachats {listed}")
+            parts.append(gettext("rachats %(amounts)s") % {"amounts": listed})
     if config.valeur_point:
         rule = REGLEMENTS[config.reglement]
-        parts.append(f"point {_fmt(config.valeur_point, currency)} ({rule})")
-    return " · ".join(parts) or "sans argent"
+        amount = _fmt(config.valeur_point, currency)
+        parts.append(gettext("point %(amount)s (%(rule)s)") % {"amount": amount, "rule": rule})
+    return " · ".join(parts) or gettext("sans argent")
 
 
 def build_sheet(data: PartieData, result: Replay) -> Sheet:
@@ -131,9 +144,9 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         for v in (reglement.virements if reglement else [])
     ]
     if result.pending:
-        end_note = "Classement provisoire : un rachat reste à décider."
+        end_note = gettext("Classement provisoire : un rachat reste à décider.")
     elif not result.over:
-        end_note = "Partie en cours : classement provisoire."
+        end_note = gettext("Partie en cours : classement provisoire.")
     else:
         end_note = ""
     return Sheet(

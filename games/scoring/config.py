@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .errors import RamiError
+from .errors import N_, RamiError
 from .presets import Preset
 
 Reglement = Literal["gagnant", "croise"]
@@ -35,7 +35,7 @@ class Config:
         allowed = {f.name for f in fields(cls)}
         for name in options:
             if name not in allowed:
-                raise RamiError("option_invalide", option=name, detail="option inconnue")
+                raise RamiError("option_invalide", option=name, detail=N_("option inconnue"))
         # An option given as None keeps the preset default (handy for web forms).
         given = {k: v for k, v in options.items() if v is not None}
         values: dict[str, Any] = {
@@ -80,7 +80,7 @@ def _prices(value: Any) -> tuple[int, ...]:
     raise RamiError(
         "option_invalide",
         option="prix_rachat",
-        detail="un montant en centimes, ou une liste de 3 montants",
+        detail=N_("un montant en centimes, ou une liste de 3 montants"),
     )
 
 
@@ -90,16 +90,16 @@ def _check(values: dict[str, Any]) -> None:
 
     for name in ("mise_initiale", "valeur_point", "max_rachats"):
         if not (_is_int(values[name]) and values[name] >= 0):
-            raise bad(name, "un nombre entier positif ou nul")
+            raise bad(name, N_("un nombre entier positif ou nul"))
     for name in ("threshold", "fixed_manches", "target"):
         value = values[name]
         if value is not None and not (_is_int(value) and value >= 1):
-            raise bad(name, "un nombre entier supérieur à zéro")
+            raise bad(name, N_("un nombre entier supérieur à zéro"))
     for name in ("inclusive", "target_inclusive"):
         if not isinstance(values[name], bool):
-            raise bad(name, "vrai ou faux")
+            raise bad(name, N_("vrai ou faux"))
     if values["reglement"] not in REGLEMENTS:
-        raise bad("reglement", "« gagnant » ou « croise »")
+        raise bad("reglement", N_("« gagnant » ou « croise »"))
 
 
 def rachat_price(config: Config, number: int) -> int:

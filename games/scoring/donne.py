@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .errors import RamiError
+from .errors import N_, Detail, RamiError
 from .hands import Hand, explain_penalty
 from .presets import Preset
 
@@ -29,20 +29,23 @@ class DonneInput:
         if isinstance(data, DonneInput):
             return data
         if not isinstance(data, dict):
-            raise RamiError("donne_invalide", detail="une donne s'écrit comme un objet JSON")
+            raise RamiError("donne_invalide", detail=N_("une donne s'écrit comme un objet JSON"))
         unknown = set(data) - {"winner", "win", "hands", "rachat"}
         if unknown:
-            raise RamiError("donne_invalide", detail=f"champ inconnu « {sorted(unknown)[0]} »")
+            raise RamiError(
+                "donne_invalide",
+                detail=Detail(N_("champ inconnu « %(field)s »"), field=sorted(unknown)[0]),
+            )
         winner = data.get("winner")
         if winner is not None and not _is_name(winner):
-            raise RamiError("donne_invalide", detail="« winner » doit être un nom ou null")
+            raise RamiError("donne_invalide", detail=N_("« winner » doit être un nom ou null"))
         win = data.get("win")
         if not _is_name(win):
-            raise RamiError("donne_invalide", detail="« win » doit nommer le type de gain")
+            raise RamiError("donne_invalide", detail=N_("« win » doit nommer le type de gain"))
         hands = data.get("hands", {})
         rachat = data.get("rachat") or {}
         if not isinstance(hands, dict) or not isinstance(rachat, dict):
-            raise RamiError("donne_invalide", detail="« hands » et « rachat » sont des objets")
+            raise RamiError("donne_invalide", detail=N_("« hands » et « rachat » sont des objets"))
         parsed: dict[str, Hand] = {}
         for player, hand in hands.items():
             try:

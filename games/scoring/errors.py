@@ -14,7 +14,34 @@ def N_(message: str) -> str:  # noqa: N802 - gettext_noop style marker
     return message
 
 
+class Detail(str):
+    """A detail written from an ``N_`` template: it reads as the French text, and keeps the
+    template and its values so that the interface can translate it (``games.errors``)."""
+
+    template: str
+    values: dict[str, Any]
+
+    def __new__(cls, template: str, **values: Any) -> Detail:
+        self = super().__new__(cls, template % values)
+        self.template = template
+        self.values = values
+        return self
+
+
 DONNE_PREFIX = N_("Donne %(donne)s : %(message)s")
+
+
+def not_json(err: Any) -> Detail:
+    """The detail for a ``json.JSONDecodeError``: where the file stops being JSON."""
+    return Detail(
+        N_("ce n'est pas du JSON (ligne %(line)s, colonne %(column)s)"),
+        line=err.lineno,
+        column=err.colno,
+    )
+
+
+# A hand checked on its own has no player yet: "La main de ce joueur …".
+CE_JOUEUR = N_("ce joueur")
 
 MESSAGES: dict[str, str] = {
     # Configuration and players.
@@ -92,8 +119,7 @@ class RamiError(ValueError):
 
     @property
     def params(self) -> dict[str, Any]:
-        # A hand checked on its own has no player yet: "La main de ce joueur …".
-        player = self.player if self.player is not None else "ce joueur"
+        player = self.player if self.player is not None else CE_JOUEUR
         return {"player": player, "donne": self.donne, **self.extra}
 
     @property

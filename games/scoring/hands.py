@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RamiError
+from .errors import N_, Detail, RamiError
 from .presets import CARD_VALUES, TALON_EPUISE, Preset, get_preset
 
 # RULES.md §1: the French UI letters map R→K, D→Q, V→J.
@@ -62,16 +63,20 @@ class Hand:
         if isinstance(data, Hand):
             return data
         if not isinstance(data, dict):
-            raise RamiError("main_invalide", detail='une main s\'écrit {"cards": […], "jokers": n}')
+            raise RamiError(
+                "main_invalide", detail=N_('une main s\'écrit {"cards": […], "jokers": n}')
+            )
         if not data.keys() <= _HAND_KEYS:
             unknown = sorted(set(data) - _HAND_KEYS)[0]
-            raise RamiError("main_invalide", detail=f"champ inconnu « {unknown} »")
+            raise RamiError(
+                "main_invalide", detail=Detail(N_("champ inconnu « %(field)s »"), field=unknown)
+            )
         jokers = data.get("jokers", 0)
         if not _non_negative_int(jokers):
             raise RamiError("jokers_invalides")
         if "points" in data:
             if "cards" in data:
-                raise RamiError("main_invalide", detail="des cartes ou un total, pas les deux")
+                raise RamiError("main_invalide", detail=N_("des cartes ou un total, pas les deux"))
             if not _non_negative_int(data["points"]):
                 raise RamiError("points_invalides")
             return cls(cards=None, jokers=jokers, points=data["points"])
@@ -79,7 +84,7 @@ class Hand:
         if isinstance(cards, str):
             cards = cards.split()
         if not isinstance(cards, list | tuple):
-            raise RamiError("main_invalide", detail="les cartes s'écrivent en liste")
+            raise RamiError("main_invalide", detail=N_("les cartes s'écrivent en liste"))
         return cls(cards=tuple([parse_card(c) for c in cards]), jokers=jokers)
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,37 +166,62 @@ def hand_penalty(preset: str | Preset, hand: Hand | dict[str, Any], win: str) ->
     return _penalty(preset, hand, win)
 
 
-def _jokers_words(jokers: int) -> str:
-    return "un joker en main" if jokers == 1 else f"{jokers} jokers en main"
+def _same(message: str) -> str:
+    return message
 
 
-def explain_hand(preset: str | Preset, hand: Hand | dict[str, Any], win: str) -> str:
-    """The count in words and numbers, e.g. ``(10 + 10 + 2) × 2 = 44 — un joker en main``."""
+def _jokers_words(jokers: int, _: Callable[[str], str]) -> str:
+    if jokers == 1:
+        return _(N_("un joker en main"))
+    return _(N_("%(jokers)s jokers en main")) % {"jokers": jokers}
+
+
+def explain_hand(
+    preset: str | Preset,
+    hand: Hand | dict[str, Any],
+    win: str,
+    *,
+    translate: Callable[[str], str] = _same,
+) -> str:
+    """The count in words and numbers, e.g. ``(10 + 10 + 2) × 2 = 44 — un joker en main``.
+
+    The words are French; the interface passes ``translate=gettext`` for its language."""
     preset = get_preset(preset)
     hand = Hand.from_dict(hand)
-    return explain_penalty(preset, hand, win, hand_penalty(preset, hand, win))
+    total = hand_penalty(preset, hand, win)
+    return explain_penalty(preset, hand, win, total, translate=translate)
 
 
-def explain_penalty(preset: Preset, hand: Hand, win: str, total: int) -> str:
+def explain_penalty(
+    preset: Preset,
+    hand: Hand,
+    win: str,
+    total: int,
+    *,
+    translate: Callable[[str], str] = _same,
+) -> str:
     """``explain_hand`` for a hand already checked and counted (the replay's fast path)."""
+    _ = translate
     if win in preset.flat_penalties:
-        return f"{total} — {preset.win_types[win].lower()} (forfait)"
+        label = _(preset.win_types[win]).lower()
+        return f"{total} — " + _(N_("%(win)s (forfait)")) % {"win": label}
     terms = [preset.joker_value] * hand.jokers + hand.card_values()
     base = " + ".join(str(t) for t in terms)
     grouped = f"({base})" if len(terms) > 1 else base
     if win == TALON_EPUISE:
-        return f"{base} = {total} — talon épuisé" if len(terms) > 1 else f"{total} — talon épuisé"
+        exhausted = _(N_("talon épuisé"))
+        return f"{base} = {total} — {exhausted}" if len(terms) > 1 else f"{total} — {exhausted}"
     if preset.scoring == "classique":
         multiplier = _classique_multiplier(win, hand.jokers)
         if multiplier == 1:
             return f"{base} = {total}" if len(terms) > 1 else str(total)
         reasons = []
         if win == "rami_de_la_main":
-            reasons.append("rami de la main")
+            reasons.append(_(N_("rami de la main")))
         if hand.jokers:
-            reasons.append(_jokers_words(hand.jokers))
-        return f"{grouped} × {multiplier} = {total} — {' et '.join(reasons)}"
+            reasons.append(_jokers_words(hand.jokers, _))
+        return f"{grouped} × {multiplier} = {total} — {_(N_(' et ')).join(reasons)}"
     extra = preset.extra_penalties.get(win, 0)
     if extra:
-        return f"{grouped} + {extra} = {total} — {preset.win_types[win].lower()}"
+        return f"{grouped} + {extra} = {total} — {_(preset.win_types[win]).lower()}"
     return f"{base} = {total}" if len(terms) > 1 else str(total)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .config import Config
 from .donne import DonneInput
-from .errors import RamiError
+from .errors import N_, Detail, RamiError, not_json
 from .presets import Preset, get_preset
 from .replay import Replay, replay
 
@@ -48,28 +48,28 @@ class Record:
 def record_from_dict(data: Any) -> Record:
     """Check the shape of a record; the rules themselves are checked by ``Record.replay``."""
     if not isinstance(data, dict):
-        raise _invalid("le fichier doit contenir un objet JSON {…}")
+        raise _invalid(N_("le fichier doit contenir un objet JSON {…}"))
     unknown = set(data) - _KEYS
     if unknown:
-        raise _invalid(f"champ inconnu « {sorted(unknown)[0]} »")
+        raise _invalid(Detail(N_("champ inconnu « %(field)s »"), field=sorted(unknown)[0]))
     for key in ("preset", "players", "donnes"):
         if key not in data:
-            raise _invalid(f"le champ « {key} » manque")
+            raise _invalid(Detail(N_("le champ « %(field)s » manque"), field=key))
     preset = get_preset(data["preset"]) if isinstance(data["preset"], str) else None
     if preset is None:
-        raise _invalid("« preset » doit nommer un jeu (classique, rami52_7, …)")
+        raise _invalid(N_("« preset » doit nommer un jeu (classique, rami52_7, …)"))
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise _invalid("« players » doit être une liste de noms")
+        raise _invalid(N_("« players » doit être une liste de noms"))
     config_data = data.get("config") or {}
     if not isinstance(config_data, dict):
-        raise _invalid("« config » doit être un objet")
+        raise _invalid(N_("« config » doit être un objet"))
     donnes = data["donnes"]
     if not isinstance(donnes, list):
-        raise _invalid("« donnes » doit être une liste")
+        raise _invalid(N_("« donnes » doit être une liste"))
     ended = data.get("ended", False)
     if not isinstance(ended, bool):
-        raise _invalid("« ended » vaut true ou false")
+        raise _invalid(N_("« ended » vaut true ou false"))
     parsed = []
     for number, donne in enumerate(donnes, start=1):
         try:
@@ -84,5 +84,5 @@ def record_from_json(text: str) -> Record:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise _invalid(f"ce n'est pas du JSON (ligne {err.lineno}, colonne {err.colno})") from None
+        raise _invalid(not_json(err)) from None
     return record_from_dict(data)

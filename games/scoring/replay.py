@@ -7,7 +7,7 @@ from typing import Any
 
 from .config import Config, rachat_price
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
-from .errors import RamiError
+from .errors import N_, RamiError
 from .hands import _penalty, check_hand, check_win
 from .money import Final, compute_final
 from .presets import TALON_EPUISE, Preset, get_preset
@@ -83,9 +83,9 @@ class _Partie:
         for player, hand in donne.hands.items():
             self._check_known(player)
             if player not in self.in_race:
-                raise RamiError("main_en_trop", player=player, reason="éliminé")
+                raise RamiError("main_en_trop", player=player, reason=N_("éliminé"))
             if player == donne.winner:
-                raise RamiError("main_en_trop", player=player, reason="gagnant de la donne")
+                raise RamiError("main_en_trop", player=player, reason=N_("gagnant de la donne"))
             try:
                 check_hand(self.preset, hand)
             except RamiError as err:

@@ -81,7 +81,7 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
             hand = form.cleaned_data.get("hands", {}).get(joueur)
             if hand is not None:
                 try:
-                    text = explain_hand(partie.preset, hand, win)
+                    text = explain_hand(partie.preset, hand, win, translate=_)
                 except RamiError as err:
                     text = str(PartieError.from_rami(err))
         lines.append((joueur, text))
