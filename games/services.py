@@ -75,7 +75,7 @@ def _input(winner: Joueur | None, win: str, hands: Hands) -> dict[str, Any]:
     }
 
 
-def _save_hands(donne: Donne, hands: Hands) -> None:
+def _save_hands(donne: Donne, hands: Hands) -> list[Main]:
     mains = [
         Main(
             donne=donne,
@@ -88,7 +88,7 @@ def _save_hands(donne: Donne, hands: Hands) -> None:
     ]
     for main in mains:
         main.full_clean(exclude=["donne", "joueur"])
-    Main.objects.bulk_create(mains)
+    return Main.objects.bulk_create(mains)
 
 
 def _change(
@@ -188,17 +188,28 @@ def donne_create(
         if done is not None:
             return done
     data = _locked(partie, etat)
-    current = _replay(data, data.inputs(), ended=data.partie.ended)
-    if current.pending:
-        raise PartieError(errors.DECISION_EN_ATTENTE, code="decision_en_attente")
-    if current.over:
+    if data.partie.ended:
         raise PartieError(errors.PARTIE_FINIE, code="partie_terminee")
-    _replay(data, [*data.inputs(), _input(winner, win, hands)])
-    donne = Donne(partie=data.partie, number=len(data.donnes) + 1, winner=winner, win=win, cle=cle)
+    number = len(data.donnes) + 1
+    # One replay checks everything: the new donne after the stored ones.
+    try:
+        after = data.replay([*data.inputs(), _input(winner, win, hands)], ended=False)
+    except RamiError as err:
+        if err.code == "partie_terminee":  # the engine ended it (last standing, manches…)
+            raise PartieError(errors.PARTIE_FINIE, code="partie_terminee") from err
+        raise PartieError.from_rami(err) from err
+    if any(p.donne < number for p in after.pending):
+        # RULES.md R5: the crossers of an earlier donne answer before the next deal.
+        raise PartieError(errors.DECISION_EN_ATTENTE, code="decision_en_attente")
+    donne = Donne(partie=data.partie, number=number, winner=winner, win=win, cle=cle)
     donne.full_clean(exclude=["partie", "winner"])
     donne.save()
-    _save_hands(donne, hands)
+    mains = _save_hands(donne, hands)
     data.partie.save(update_fields=["updated_at"])
+    # The page shows the partie as it now is: hand it over instead of loading it again.
+    data.donnes.append(donne)
+    data.mains[donne.pk] = mains
+    donne.replayed = (data, after)
     return donne
 
 

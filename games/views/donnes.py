@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.errors import PartieError
 from games.forms import DonneForm
-from games.marque import Marque
+from games.marque import Marque, build_marque
 from games.models import Donne
 from games.scoring import RamiError, explain_hand, get_preset
 from games.selectors import partie_load
@@ -60,7 +60,9 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
             if not request.htmx:
                 return redirect("partie_detail", pk=partie.pk)
-            return render_partie(request, load_marque(fresh(partie)))
+            replayed = getattr(donne, "replayed", None)  # absent for a double tap
+            after = build_marque(*replayed) if replayed else load_marque(fresh(partie))
+            return render_partie(request, after)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
 
 
