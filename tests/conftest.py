@@ -15,3 +15,13 @@ def _empty_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_persistent_connections() -> None:
+    # The live server answers each request in a thread of its own; a connection kept open
+    # there (CONN_MAX_AGE) would outlive the test and stop PostgreSQL from dropping the test
+    # database at the end.
+    from django.db import connections
+
+    connections.settings["default"]["CONN_MAX_AGE"] = 0

@@ -12,6 +12,7 @@ import uuid
 from http.cookiejar import CookieJar
 
 import pytest
+from django.db import connections
 from django.urls import reverse
 
 from games.models import Donne
@@ -76,6 +77,8 @@ def _run(*calls) -> list[int]:
             results[i] = call()
         except BaseException as err:  # an assertion in a thread must fail the test
             failures.append(err)
+        finally:
+            connections.close_all()  # this thread's own ORM connection
 
     threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
     for t in threads:
