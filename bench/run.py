@@ -71,6 +71,7 @@ from games import errors, services  # noqa: E402
 from games.models import Donne, Partie  # noqa: E402
 from games.scoring import get_preset, replay  # noqa: E402
 from games.selectors import partie_load, partie_replay  # noqa: E402
+from games.views.donnes import initial_data  # noqa: E402
 
 HOST = "127.0.0.1"
 STALE = escape(str(errors.ETAT_PERIME))
@@ -186,15 +187,7 @@ def undo_last(partie: Partie) -> None:
 def edit_data(partie: Partie) -> dict[str, str]:
     """The first donne posted back as it was recorded: a full save and replay of everything."""
     data = partie_load(partie)
-    donne = data.donnes[0]
-    post = {"winner": str(donne.winner_id), "win": donne.win, "etat": data.etat}
-    for main in donne.mains.all():
-        post[f"jokers_{main.joueur_id}"] = str(main.jokers)
-        if main.points is not None:
-            post[f"points_{main.joueur_id}"] = str(main.points)
-        else:
-            post[f"cartes_{main.joueur_id}"] = main.cards
-    return post
+    return initial_data(data, data.donnes[0])
 
 
 # -- the server --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from games.forms import DonneForm
 from games.marque import Marque, build_marque
 from games.models import Donne
 from games.scoring import RamiError, explain_hand, get_preset
-from games.selectors import partie_load
+from games.selectors import PartieData, partie_load
 from games.views.common import (
     donne_form,
     fresh,
@@ -129,7 +129,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
     else:
-        form = donne_form(marque, _initial(donne, marque), donne=donne)
+        form = donne_form(marque, initial_data(marque.data, donne), donne=donne)
     return render(
         request,
         "games/donne_edit.html",
@@ -152,14 +152,14 @@ def _rebased(data: QueryDict, marque: Marque) -> QueryDict:
     return data
 
 
-def _initial(donne: Donne, marque: Marque) -> dict[str, str]:
+def initial_data(partie_data: PartieData, donne: Donne) -> dict[str, str]:
     """A stored donne as form data, so the edit form starts from what was recorded."""
     data = {
         "winner": str(donne.winner_id) if donne.winner_id else "talon_epuise",
         "win": donne.win,
-        "etat": marque.data.etat,
+        "etat": partie_data.etat,
     }
-    for main in marque.data.mains_of(donne):
+    for main in partie_data.mains_of(donne):
         data[f"jokers_{main.joueur_id}"] = str(main.jokers)
         if main.points is not None:
             data[f"points_{main.joueur_id}"] = str(main.points)
