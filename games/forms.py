@@ -44,6 +44,15 @@ MONEY_FIELDS = ("mise_initiale", "prix_rachat", "valeur_point", "prix_rachat_2",
 TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
 
 
+def localize_money(form: forms.Form, names: tuple[str, ...]) -> None:
+    """A French keyboard types "1,50": a localized text field accepts it (and "1.50")."""
+    for name in names:
+        field = form.fields[name]
+        field.localize = True
+        field.widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+        field.widget.is_localized = True
+
+
 def _tri_state(value: str) -> bool | None:
     return {"true": True, "false": False}.get(value)
 
@@ -91,12 +100,7 @@ class PartieForm(forms.ModelForm):
         self.fields["name"].help_text = _("Par défaut, la date du jour.")
         self.fields["preset"].widget = forms.RadioSelect(choices=self.fields["preset"].choices[1:])
         self.fields["preset"].initial = "classique"
-        for name in MONEY_FIELDS:
-            # A French keyboard types "1,50": a localized text field accepts it (and "1.50").
-            field = self.fields[name]
-            field.localize = True
-            field.widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
-            field.widget.is_localized = True
+        localize_money(self, MONEY_FIELDS)
         for name in ("seuil", "max_rachats", "nombre_manches", "objectif"):
             self.fields[name].widget.attrs.update(inputmode="numeric")
         self.fields["prix_rachat_2"].help_text = _("Vide : même prix que le précédent.")
@@ -162,8 +166,7 @@ class MoneyForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in ("mise_initiale", "prix_rachat", "valeur_point"):
-            self.fields[name].widget.attrs.update(inputmode="decimal", step="0.01")
+        localize_money(self, ("mise_initiale", "prix_rachat", "valeur_point"))
 
 
 class DonneForm(forms.Form):

@@ -255,14 +255,15 @@ def test_the_money_form_recomputes_and_says_so(client, alice, p1) -> None:
     client.force_login(alice)
     data = {
         "mise_initiale": "2",
-        "prix_rachat": "2.00",
+        "prix_rachat": "2,50",  # a French keyboard's decimal comma
         "valeur_point": "0",
         "reglement": "gagnant",
     }
     response = client.post(reverse("partie_money", args=[p1.pk]), data, follow=True)
     assert "Ce que chacun doit a été recalculé." in response.content.decode()
     assert Partie.objects.get().mise_initiale == Decimal("2.00")
-    assert owed(p1)["Bruno"] == Decimal("4.00")
+    assert Partie.objects.get().prix_rachat == Decimal("2.50")
+    assert owed(p1)["Bruno"] == Decimal("4.50")
 
 
 def test_the_money_form_refuses_a_negative_price(client, alice, p1) -> None:
