@@ -50,6 +50,7 @@ urlpatterns = [
     path("comptes/sauvegarde.json", sheet.backup_download, name="backup_download"),
     path("comptes/argent/", argent.comptes_argent, name="comptes_argent"),
     path("parties/<int:pk>/marque/", sheet.partie_sheet, name="partie_sheet"),
+    path("parties/<int:pk>/courbe/", sheet.partie_chart, name="partie_chart"),
     path("parties/<int:pk>/marque.pdf", sheet.partie_sheet_pdf, name="partie_sheet_pdf"),
     path("parties/<int:pk>/export.csv", sheet.partie_export_csv, name="partie_export_csv"),
     path("parties/<int:pk>/export.json", sheet.partie_export_json, name="partie_export_json"),

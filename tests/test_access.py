@@ -104,6 +104,7 @@ TABLE: dict[str, Case] = {
     "backup_download": account_page(),
     # The marque sheet and its files (issue #5).
     "partie_sheet": owner_page(lambda w: (w.pk,)),
+    "partie_chart": owner_page(lambda w: (w.pk,)),
     "partie_sheet_pdf": owner_page(lambda w: (w.pk,)),
     "partie_export_csv": owner_page(lambda w: (w.pk,)),
     "partie_export_json": owner_page(lambda w: (w.pk,)),

@@ -28,6 +28,7 @@ from games.selectors import partie_load, parties_with_donnes
 from games.sheet import Sheet, blank_sheet, build_sheet
 from games.views.common import (
     get_partie_for_user,
+    load_marque,
 )
 
 
@@ -141,3 +142,10 @@ def backup_download(request: HttpRequest) -> HttpResponse:
     filename = f"ramiscore-sauvegarde-{now:%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+@login_required
+def partie_chart(request: HttpRequest, pk: int) -> HttpResponse:
+    """The score chart alone, for the fold of the partie page (htmx, on opening)."""
+    partie = get_partie_for_user(request, pk)
+    return render(request, "games/_chart_fragment.html", {"marque": load_marque(partie)})

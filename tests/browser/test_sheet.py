@@ -37,6 +37,7 @@ def test_printing_the_sheet_hides_the_navigation_and_buttons(page, screenshot) -
     page.goto(f"/parties/{partie.pk}/")
     page.locator("#courbe summary").click()
     chart = page.locator("#courbe svg.score-chart")
+    chart.wait_for()  # drawn on opening the fold
     assert chart.is_visible()
     assert chart.locator("polyline.player-line").count() == 7
     page.locator("#courbe").scroll_into_view_if_needed()
