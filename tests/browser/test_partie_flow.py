@@ -61,8 +61,9 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     assert chloe.locator(".apercu").inner_text() == (
         "(10 + 10 + 10 + 2) × 2 = 64 — un joker en main"
     )
-    expect(hand(page, "David").locator(".apercu")).to_have_text("12")
     screenshot("03-donne-cartes")
+    # A full-page screenshot resizes the page and back: let it settle before the tap.
+    expect(hand(page, "David").locator(".apercu")).to_have_text("12")
     page.get_by_role("button", name="Noter la donne").click()
     page.wait_for_selector("text=Donne 1 notée.")
     assert scoreboard(page) == {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12}
