@@ -46,3 +46,17 @@ def envlist(name: str, default: list[str]) -> list[str]:
     if raw == "":
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def require_secret_key() -> None:
+    """The servers call this before serving: sessions, CSRF and share links all sign."""
+    from django.conf import settings
+
+    try:
+        key = settings.SECRET_KEY
+    except ImproperlyConfigured:  # Django refuses to read an empty key
+        key = ""
+    if not key:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set. Set it, or set DJANGO_DEBUG=True for development."
+        )

@@ -45,10 +45,32 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_production_refuses_to_start_without_a_secret_key() -> None:
-    result = _manage("check", DJANGO_DEBUG="False")
+def test_production_refuses_to_serve_without_a_secret_key() -> None:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [sys.executable, "-c", "import ramiscore.wsgi"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_DEBUG": "False"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    deploy = _manage("check", "--deploy", "--fail-level", "WARNING", DJANGO_DEBUG="False")
+    assert deploy.returncode == 1 and "security.W009" in deploy.stderr
+
+
+def test_commands_that_sign_nothing_run_without_any_environment(tmp_path) -> None:
+    # A player scoring a file, or an admin migrating, needs no secret key.
+    record = tmp_path / "partie.json"
+    record.write_text(
+        '{"preset": "classique", "players": ["Anne", "Bruno"], "donnes": '
+        '[{"winner": "Anne", "win": "rami", "hands": {"Bruno": {"cards": ["K"]}}}]}'
+    )
+    result = _manage("rami", "score", str(record), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert '"totals": {' in result.stdout and '"Bruno": 10' in result.stdout
 
 
 def test_check_deploy_is_clean_in_production() -> None:
