@@ -51,10 +51,7 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 marque = load_marque(fresh(partie))
                 if not marque.can_record:
                     return stale(request, partie, err)
-                # Keep what was typed, on the fresh state, for a second look.
-                form = donne_form(marque, _rebased(request.POST, marque))
-                form.is_valid()
-                form.add_error(None, err.message)
+                form = _retyped(request, marque, err)
                 return render_partie(request, marque, form, status=409 if not request.htmx else 200)
         else:
             messages.success(request, _("Donne %(n)s notée.") % {"n": donne.number})
@@ -96,7 +93,7 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
 def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     marque = load_marque(partie)
-    donne = next((d for d in marque.data.donnes if d.number == number), None)
+    donne = _donne_at(marque, number)
     if donne is None:
         raise Http404
     status = 200
@@ -116,13 +113,10 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     _apply_error(form, err, number)
                 else:
                     marque = load_marque(fresh(partie))
-                    donne = next((d for d in marque.data.donnes if d.number == number), None)
+                    donne = _donne_at(marque, number)
                     if donne is None:
                         return stale(request, partie, err)
-                    # Keep what was typed, on the fresh state, for a second look.
-                    form = donne_form(marque, _rebased(request.POST, marque), donne=donne)
-                    form.is_valid()
-                    form.add_error(None, err.message)
+                    form = _retyped(request, marque, err, donne=donne)
                     status = 409
             else:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
@@ -145,11 +139,21 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _rebased(data: QueryDict, marque: Marque) -> QueryDict:
-    """The posted form, moved onto the current state of the partie."""
-    data = data.copy()
+def _donne_at(marque: Marque, number: int) -> Donne | None:
+    return next((d for d in marque.data.donnes if d.number == number), None)
+
+
+def _retyped(
+    request: HttpRequest, marque: Marque, err: PartieError, *, donne: Donne | None = None
+) -> DonneForm:
+    """A stale form (another phone wrote meanwhile): what was typed, moved onto the fresh
+    state of the partie, with the refusal on top, for a second look."""
+    data: QueryDict = request.POST.copy()
     data["etat"] = marque.data.etat
-    return data
+    form = donne_form(marque, data, donne=donne)
+    form.is_valid()
+    form.add_error(None, err.message)
+    return form
 
 
 def initial_data(partie_data: PartieData, donne: Donne) -> dict[str, str]:
