@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import PartieError
-from games.exports import uploaded_records
+from games.files import uploaded_records
 from games.models import Joueur, Partie
 from games.scoring import PRESETS, TALON_EPUISE, RamiError, get_preset, parse_card
 from games.scoring.errors import N_, not_json

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.db.models import Count
 
+from games.centimes import to_centimes
 from games.models import Donne, Joueur, Main, Partie, Rachat
-from games.money import to_centimes
 from games.scoring import Config, Replay, get_preset, replay
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.health import health
 from games.login import LoginForm
-from games.views import argent, donnes, partage, parties, sheet
+from games.views import donnes, files, money, parties, sharing, sheet
+from games.views.health import health
 
 urlpatterns = [
     path("", parties.home, name="home"),
@@ -28,7 +28,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("parties/nouvelle/", parties.partie_new, name="partie_new"),
-    path("parties/importer/", sheet.partie_import, name="partie_import"),
+    path("parties/importer/", files.partie_import, name="partie_import"),
     path("parties/marque-vierge.pdf", sheet.blank_sheet_pdf, name="blank_sheet_pdf"),
     path("parties/<int:pk>/", parties.partie_detail, name="partie_detail"),
     path("parties/<int:pk>/donnes/", donnes.donne_create, name="donne_create"),
@@ -42,19 +42,17 @@ urlpatterns = [
     path("parties/<int:pk>/rachats/<int:joueur_pk>/", donnes.rachat_decide, name="rachat_decide"),
     path("parties/<int:pk>/terminer/", parties.partie_close, name="partie_close"),
     path("parties/<int:pk>/rouvrir/", parties.partie_reopen, name="partie_reopen"),
-    path("parties/<int:pk>/argent/", argent.partie_money, name="partie_money"),
-    path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", argent.mise_paid, name="mise_paid"),
-    path(
-        "parties/<int:pk>/argent/rachats/<int:rachat_pk>/", argent.rachat_paid, name="rachat_paid"
-    ),
-    path("comptes/sauvegarde.json", sheet.backup_download, name="backup_download"),
-    path("comptes/argent/", argent.comptes_argent, name="comptes_argent"),
+    path("parties/<int:pk>/argent/", money.partie_money, name="partie_money"),
+    path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", money.mise_paid, name="mise_paid"),
+    path("parties/<int:pk>/argent/rachats/<int:rachat_pk>/", money.rachat_paid, name="rachat_paid"),
+    path("comptes/sauvegarde.json", files.backup_download, name="backup_download"),
+    path("comptes/argent/", money.comptes_argent, name="comptes_argent"),
     path("parties/<int:pk>/marque/", sheet.partie_sheet, name="partie_sheet"),
     path("parties/<int:pk>/courbe/", sheet.partie_chart, name="partie_chart"),
     path("parties/<int:pk>/marque.pdf", sheet.partie_sheet_pdf, name="partie_sheet_pdf"),
-    path("parties/<int:pk>/export.csv", sheet.partie_export_csv, name="partie_export_csv"),
-    path("parties/<int:pk>/export.json", sheet.partie_export_json, name="partie_export_json"),
-    path("parties/<int:pk>/partage/", partage.partie_share, name="partie_share"),
-    path("parties/<int:pk>/partage/revoquer/", partage.partie_unshare, name="partie_unshare"),
-    path("suivre/<str:token>/", partage.partie_follow, name="partie_follow"),
+    path("parties/<int:pk>/export.csv", files.partie_export_csv, name="partie_export_csv"),
+    path("parties/<int:pk>/export.json", files.partie_export_json, name="partie_export_json"),
+    path("parties/<int:pk>/partage/", sharing.partie_share, name="partie_share"),
+    path("parties/<int:pk>/partage/revoquer/", sharing.partie_unshare, name="partie_unshare"),
+    path("suivre/<str:token>/", sharing.partie_follow, name="partie_follow"),
 ]

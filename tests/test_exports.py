@@ -16,7 +16,7 @@ from django.test import Client
 
 from games import services
 from games.errors import PartieError
-from games.exports import partie_record
+from games.files import partie_record
 from games.models import Donne, Main, Partie, Rachat
 from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play

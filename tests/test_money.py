@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.argent import build_cagnotte, build_comptes, name_key
+from games.centimes import from_centimes
+from games.display.cagnotte import build_cagnotte
+from games.display.comptes import build_accounts, name_key
 from games.errors import PartieError
 from games.models import Joueur, Partie, Rachat
-from games.money import from_centimes
 from games.scoring import settle
 from games.selectors import partie_load, partie_replay, parties_with_donnes
 from tests.factories import decide, hand, make_partie, make_user, play
@@ -53,7 +54,7 @@ def cagnotte(partie: Partie):
 
 
 def owed(partie: Partie) -> dict[str, Decimal]:
-    return {c.joueur.name: c.owed for c in cagnotte(partie).comptes}
+    return {c.joueur.name: c.owed for c in cagnotte(partie).players}
 
 
 def joueur(partie: Partie, name: str) -> Joueur:
@@ -65,7 +66,7 @@ def joueur(partie: Partie, name: str) -> Joueur:
 
 def test_stakes_and_rachats_are_owed_until_marked_paid(p1) -> None:
     c = cagnotte(p1)
-    assert [(ligne.label, ligne.amount) for ligne in c.lignes] == [
+    assert [(due.label, due.amount) for due in c.dues] == [
         ("Mise d’Alice", Decimal("1.00")),
         ("Mise de Bruno", Decimal("1.00")),
         ("Mise de Chloé", Decimal("1.00")),
@@ -80,7 +81,7 @@ def test_stakes_and_rachats_are_owed_until_marked_paid(p1) -> None:
     services.mise_mark_paid(joueur=joueur(p1, "Bruno"), paid=True)
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     c = cagnotte(p1)
-    bruno = next(x for x in c.comptes if x.joueur.name == "Bruno")
+    bruno = next(x for x in c.players if x.joueur.name == "Bruno")
     assert (bruno.paid, bruno.owed) == (Decimal("3.00"), Decimal("0.00"))
     assert c.on_table == Decimal("3.00")
     services.mise_mark_paid(joueur=joueur(p1, "Bruno"), paid=False)
@@ -94,7 +95,7 @@ def test_a_declined_rachat_has_nothing_to_pay(alice) -> None:
     with pytest.raises(PartieError) as err:
         services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     assert err.value.code == "rachat_refuse"
-    assert cagnotte(partie).lignes == []
+    assert cagnotte(partie).dues == []
 
 
 def test_a_partie_without_stake_refuses_to_mark_one_paid(alice) -> None:
@@ -121,7 +122,7 @@ def test_changing_the_prices_recomputes_what_is_owed(p1) -> None:
     }
     c = cagnotte(p1)
     assert c.pot == Decimal("4.60")
-    assert c.lignes[-1].amount == Decimal("3.10")
+    assert c.dues[-1].amount == Decimal("3.10")
     assert [(r.name, r.donne, r.old, r.new) for r in repriced] == [
         ("Bruno", 3, Decimal("2.00"), Decimal("3.10"))
     ]
@@ -137,7 +138,7 @@ def test_editing_away_a_paid_rachat_says_to_give_it_back(p1) -> None:
         hands={joueurs["Alice"]: hand("5 2"), joueurs["Bruno"]: hand("Q J 9")},
     )
     assert change.refunds == [(3, "Bruno", Decimal("2.00"))]
-    assert [ligne.label for ligne in cagnotte(p1).lignes if "rachat" in ligne.label] == []
+    assert [due.label for due in cagnotte(p1).dues if "rachat" in due.label] == []
 
 
 def test_deleting_the_donne_of_a_paid_rachat_says_to_give_it_back(p1) -> None:
@@ -183,9 +184,9 @@ def test_examples_settle_through_the_services(alice, client, case) -> None:
     expected = case["expected_final"]
     assert c.over
     assert c.pot == from_centimes(expected["pot"])
-    assert dict(c.reglement.nets) == {n: from_centimes(v) for n, v in expected["net"].items()}
-    assert sum(amount for _n, amount in c.reglement.nets) == Decimal("0.00")
-    assert [(v.payer, v.payee, v.amount) for v in c.reglement.virements] == [
+    assert dict(c.settlement.nets) == {n: from_centimes(v) for n, v in expected["net"].items()}
+    assert sum(amount for _n, amount in c.settlement.nets) == Decimal("0.00")
+    assert [(v.payer, v.payee, v.amount) for v in c.settlement.transfers] == [
         (a, b, from_centimes(x)) for a, b, x in settle(expected["net"])
     ]
     client.force_login(alice)
@@ -204,7 +205,7 @@ def test_p1_with_everything_paid_gives_the_pot_to_alice(alice) -> None:
     for rachat in Rachat.objects.filter(accepted=True):
         services.rachat_mark_paid(rachat=rachat, paid=True)
     c = cagnotte(partie)
-    assert [(v.from_pot, v.payee, v.amount) for v in c.reglement.virements] == [
+    assert [(v.from_pot, v.payee, v.amount) for v in c.settlement.transfers] == [
         (True, "Alice", Decimal("5.00"))
     ]
 
@@ -220,7 +221,7 @@ def test_the_partie_page_shows_the_cagnotte(client, alice, p1) -> None:
     assert "Mise de Bruno" in page
     assert "Bruno, 1er rachat, donne 3" in page
     assert "Règlement provisoire" in page
-    assert response.context["cagnotte"].comptes[1].owed == Decimal("3.00")
+    assert response.context["cagnotte"].players[1].owed == Decimal("3.00")
 
 
 def test_a_toggle_with_htmx_returns_the_panel_alone(client, alice, p1) -> None:
@@ -231,7 +232,7 @@ def test_a_toggle_with_htmx_returns_the_panel_alone(client, alice, p1) -> None:
     page = response.content.decode()
     assert page.lstrip().startswith("<section") and "<html" not in page
     assert Joueur.objects.get(name="Bruno").mise_payee is True
-    assert response.context["cagnotte"].comptes[1].owed == Decimal("2.00")
+    assert response.context["cagnotte"].players[1].owed == Decimal("2.00")
 
 
 def test_a_refused_toggle_with_htmx_says_why_in_the_panel(client, alice) -> None:
@@ -305,23 +306,23 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     services.partie_close(partie=second)
     services.mise_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
     make_partie(bob, mise_initiale=Decimal("9.00"))  # bob's: never in alice's accounts
-    comptes = build_comptes(parties_with_donnes(alice))
-    unpaid = {j.name: j.total for j in comptes.joueurs}
+    comptes = build_accounts(parties_with_donnes(alice))
+    unpaid = {j.name: j.total for j in comptes.people}
     # Alice: 1,00 + 0,30; Bruno: 1,00 + 2,00 rachat + 0,30; Chloé: her 1,00 is paid.
     assert unpaid == {
         "Alice": Decimal("1.30"),
         "Bruno": Decimal("3.30"),
         "Chloé": Decimal("0.30"),
     }
-    [soiree] = comptes.soirees
+    [evening] = comptes.evenings
     # P1: Alice +4,00, Bruno −3,00, Chloé −1,00; second: Bruno +0,60, the others −0,30.
-    assert dict(soiree.nets) == {
+    assert dict(evening.nets) == {
         "Alice": Decimal("3.70"),
         "Bruno": Decimal("-2.40"),
         "Chloé": Decimal("-1.30"),
     }
     # Chloé's paid 1,00 € is in the pot, which pays it out.
-    assert sorted((v.payer, v.payee, v.amount) for v in soiree.virements) == [
+    assert sorted((v.payer, v.payee, v.amount) for v in evening.transfers) == [
         ("", "Alice", Decimal("1.00")),
         ("Bruno", "Alice", Decimal("2.40")),
         ("Chloé", "Alice", Decimal("0.30")),
@@ -335,9 +336,9 @@ def test_parties_of_another_day_are_another_evening(alice) -> None:
     make_partie(alice, mise_initiale=Decimal("1.00"))
     old = make_partie(alice, mise_initiale=Decimal("1.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
-    comptes = build_comptes(parties_with_donnes(alice))
-    assert len(comptes.soirees) == 2
-    assert all(s.in_progress and not s.finished for s in comptes.soirees)
+    comptes = build_accounts(parties_with_donnes(alice))
+    assert len(comptes.evenings) == 2
+    assert all(s.in_progress and not s.finished for s in comptes.evenings)
 
 
 @pytest.mark.parametrize("count", [1, 4])
@@ -346,8 +347,8 @@ def test_comptes_take_a_fixed_number_of_queries(alice, django_assert_num_queries
     for _ in range(count):
         build_case(alice, case)
     with django_assert_num_queries(5):
-        comptes = build_comptes(parties_with_donnes(alice))
-    assert len(comptes.soirees[0].finished) == count
+        comptes = build_accounts(parties_with_donnes(alice))
+    assert len(comptes.evenings[0].finished) == count
 
 
 def test_the_partie_page_money_takes_no_extra_query(alice, p1, django_assert_num_queries) -> None:

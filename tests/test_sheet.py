@@ -16,8 +16,8 @@ from django.test import Client
 from pypdf import PdfReader
 
 from games import services
-from games.chart import nice_step, score_chart
-from games.observations import observations
+from games.display.chart import nice_step, score_chart
+from games.display.observations import observations
 from games.scoring import replay
 from tests.factories import make_partie, make_user
 from tests.sheet_records import SEVEN, long_record

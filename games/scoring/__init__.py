@@ -5,8 +5,8 @@ from __future__ import annotations
 from .config import Config, rachat_price
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import MESSAGES, N_, RamiError
+from .final import POT, Final, positions_with_pot, settle
 from .hands import Hand, explain_hand, hand_penalty, parse_card
-from .money import POT, Final, positions_with_pot, settle
 from .presets import PRESETS, TALON_EPUISE, Preset, get_preset
 from .replay import Replay, replay
 

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from .donne import DonneState
 from .errors import RamiError
-from .money import Final
+from .final import Final
 from .presets import ELIMINATION_REASONS, END_REASONS
 from .record import Record, record_from_json
 from .replay import Replay

@@ -8,8 +8,8 @@ from typing import Any
 from .config import Config, rachat_price
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import N_, RamiError
+from .final import Final, compute_final
 from .hands import _penalty, check_hand, check_win
-from .money import Final, compute_final
 from .presets import TALON_EPUISE, Preset, get_preset
 
 # Why no rachat is possible when the partie ends inside the donne, by end reason.

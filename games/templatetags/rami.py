@@ -7,9 +7,9 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games import formats
-from games.marque import Cell
-from games.money import format_money
+from games.centimes import format_money
+from games.display import numbers
+from games.display.marque import Cell
 
 register = template.Library()
 
@@ -20,9 +20,9 @@ def money(amount: Decimal, currency: str = "EUR") -> str:
     return format_money(amount, currency)
 
 
-register.filter("signed", formats.signed)
-register.filter("number", formats.number)
-register.filter("ordinal", formats.ordinal)
+register.filter("signed", numbers.signed)
+register.filter("number", numbers.number)
+register.filter("ordinal", numbers.ordinal)
 
 
 OUT_LABELS = {"declined": _("abandonne"), "definitive_exclusion": _("exclu")}
@@ -36,7 +36,7 @@ def marque_cell(cell: Cell) -> str:
     Everything in a cell is a number or one of our labels: nothing typed by a player."""
     if cell.points is None:
         return mark_safe('<td class="text-center"></td>')
-    number = formats.number
+    number = numbers.number
     if cell.rachat_number:
         total = (
             f'<span class="framed">{number(cell.crossed_at)}</span> '
@@ -49,7 +49,7 @@ def marque_cell(cell: Cell) -> str:
     if cell.eliminated:
         out = f'<span class="out">{escape(OUT_LABELS[cell.eliminated])}</span>'
     winner = " winner" if cell.winner else ""
-    points = formats.signed(cell.points)
+    points = numbers.signed(cell.points)
     return mark_safe(  # noqa: S308 - numbers and our own escaped labels only
         f'<td class="text-center{winner}"><span class="pts">{points}</span>{total}{out}</td>'
     )

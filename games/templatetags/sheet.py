@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import mark_safe
 
-from games.chart import score_chart as build_chart
-from games.marque import Marque
+from games.display.chart import score_chart as build_chart
+from games.display.marque import Marque
 from games.selectors import partie_rules
 
 register = template.Library()

@@ -11,13 +11,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
+from games.display.marque import Marque, build_marque
 from games.errors import PartieError
 from games.forms import DonneForm
-from games.marque import Marque, build_marque
 from games.models import Donne
 from games.scoring import RamiError, explain_hand, get_preset
 from games.selectors import PartieData, partie_load
-from games.views.common import (
+from games.views.partie_page import (
     donne_form,
     fresh,
     get_partie_for_user,

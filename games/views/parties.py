@@ -19,7 +19,7 @@ from games import services
 from games.errors import PartieError
 from games.forms import PartieForm
 from games.selectors import parties_with_donnes
-from games.views.common import (
+from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
     render_partie,

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.scoring import POT, Config, replay, settle
-from games.scoring.money import _greedy, compute_final
+from games.scoring.final import _greedy, compute_final
 
 from .conftest import load_examples
 

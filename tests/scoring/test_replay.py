@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.scoring import Config, RamiError, get_preset, rachat_price, replay
-from games.scoring.money import compute_final
+from games.scoring.final import compute_final
 
 from .helpers import donne
 

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
 from games.errors import PartieError
-from games.exports import uploaded_records
+from games.files import uploaded_records
 from games.scoring import RamiError, cli
 
 

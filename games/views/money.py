@@ -14,13 +14,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import services
-from games.argent import build_cagnotte, build_comptes
+from games.centimes import format_money
+from games.display.cagnotte import build_cagnotte
+from games.display.comptes import build_accounts
 from games.errors import PartieError
 from games.forms import MoneyForm
 from games.models import Partie, Rachat
-from games.money import format_money
 from games.selectors import parties_with_donnes
-from games.views.common import (
+from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
     render_partie,
@@ -100,5 +101,5 @@ def partie_money(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def comptes_argent(request: HttpRequest) -> HttpResponse:
-    comptes = build_comptes(parties_with_donnes(request.user))
-    return render(request, "games/comptes_argent.html", {"comptes": comptes})
+    accounts = build_accounts(parties_with_donnes(request.user))
+    return render(request, "games/comptes_argent.html", {"accounts": accounts})

@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import services
-from games.argent import build_cagnotte
+from games.centimes import format_money
+from games.display.cagnotte import build_cagnotte
+from games.display.marque import Marque, build_marque
 from games.errors import PartieError
 from games.forms import DonneForm, MoneyForm
-from games.marque import Marque, build_marque
 from games.models import Donne, Partie
-from games.money import format_money
 from games.scoring import get_preset
 from games.selectors import partie_load
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from games.observations import observations
+from games.display.observations import observations
 from games.scoring import DonneInput, RamiError, Replay, get_preset
 from games.scoring.errors import N_, Detail
 from games.selectors import PartieData, partie_config, partie_rules

@@ -10,11 +10,11 @@ from decimal import Decimal
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from games.argent import build_cagnotte
-from games.chart import score_chart
-from games.marque import Cell, build_marque
-from games.money import format_money, from_centimes
-from games.observations import observations
+from games.centimes import format_money, from_centimes
+from games.display.cagnotte import build_cagnotte
+from games.display.chart import score_chart
+from games.display.marque import Cell, build_marque
+from games.display.observations import observations
 from games.scoring import Config, Preset, Replay, get_preset
 from games.selectors import PartieData, partie_rules
 
@@ -137,11 +137,11 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
     ]
     # Who pays whom, counting the money already ticked as on the table: the same list as the
     # cagnotte panel, so paper and screen never disagree (RULES.md §2 "Money").
-    reglement = build_cagnotte(data, result).reglement
+    settlement = build_cagnotte(data, result).settlement
     pot = gettext("La cagnotte")
     transfers = [
         (pot if v.from_pot else v.payer, v.payee, v.amount)
-        for v in (reglement.virements if reglement else [])
+        for v in (settlement.transfers if settlement else [])
     ]
     if result.pending:
         end_note = gettext("Classement provisoire : un rachat reste à décider.")

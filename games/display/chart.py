@@ -13,7 +13,7 @@ from html import escape
 
 from django.utils.translation import gettext as _
 
-from games.formats import number
+from games.display.numbers import number
 from games.scoring import DonneState
 
 # Okabe-Ito colours (distinct for colour-blind readers), then dashes and shapes for paper.

@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
-from games.argent import build_cagnotte
+from games.display.cagnotte import build_cagnotte
 from games.models import Partie
 from games.selectors import partie_shared
-from games.views.common import (
+from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
     visible_rows,

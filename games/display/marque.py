@@ -9,8 +9,8 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.centimes import from_centimes
 from games.models import Donne, Joueur
-from games.money import from_centimes
 from games.scoring import Config, Replay, get_preset
 from games.selectors import PartieData, partie_rules
 

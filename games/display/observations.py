@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.formats import number, ordinal
+from games.display.numbers import number, ordinal
 from games.scoring import TALON_EPUISE, Config, DonneState
 
 # How the rule book says each way of winning; seed 000 writes RAMI DE LA MAIN in capitals.

@@ -1,0 +1,166 @@
+"""The money as the pages show it: the cagnotte of a partie (stakes and rachats, paid or
+owed) and its settlement. Every amount comes from
+games.scoring in centimes; here it is only arranged and converted to Decimal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games.centimes import from_centimes, to_centimes
+from games.display.numbers import ordinal
+from games.models import Joueur, Partie, Rachat
+from games.scoring import POT, Replay
+from games.selectors import PartieData
+
+ZERO = Decimal("0.00")
+
+
+def _nth(number: int) -> str:
+    return _("%(nth)s rachat") % {"nth": ordinal(number)}
+
+
+@dataclass
+class Due:
+    """One amount due to the cagnotte: a stake, or the price of a rachat (RULES.md R11)."""
+
+    joueur: Joueur
+    label: str
+    amount: Decimal
+    paid: bool
+    rachat: Rachat | None = None
+
+    @property
+    def toggle_url(self) -> str:
+        if self.rachat is not None:
+            return reverse("rachat_paid", args=[self.joueur.partie_id, self.rachat.pk])
+        return reverse("mise_paid", args=[self.joueur.partie_id, self.joueur.pk])
+
+    @property
+    def key(self) -> str:
+        return f"rachat-{self.rachat.pk}" if self.rachat else f"mise-{self.joueur.pk}"
+
+
+@dataclass
+class PlayerMoney:
+    joueur: Joueur
+    paid: Decimal
+    owed: Decimal
+
+
+@dataclass
+class Transfer:
+    payer: str  # "" is the cagnotte itself (games.scoring.POT)
+    payee: str
+    amount: Decimal
+
+    @property
+    def from_pot(self) -> bool:
+        return self.payer == POT
+
+
+@dataclass
+class Settlement:
+    """The end of the partie in money: who takes the pot, the points, the nets, who pays whom."""
+
+    provisional: bool
+    winners: list[str]
+    shares: list[tuple[str, Decimal]]
+    points: list[tuple[str, Decimal]]  # empty without a points settlement (RULES.md R12)
+    nets: list[tuple[str, Decimal]]
+    transfers: list[Transfer]
+
+
+@dataclass
+class Cagnotte:
+    partie: Partie
+    dues: list[Due]
+    players: list[PlayerMoney]
+    pot: Decimal
+    on_table: Decimal
+    settlement: Settlement | None
+    in_pot: dict[str, int] = field(default_factory=dict)  # centimes, by name
+    net: dict[str, int] = field(default_factory=dict)  # centimes, by name
+    over: bool = False
+
+
+def de(name: str) -> str:
+    """French elision: "de Bruno", "d'Anne"; other languages get the bare name, which their
+    translation of "Mise %(de_name)s" places ("%(de_name)s's stake")."""
+    if not (get_language() or "fr").startswith("fr"):
+        return name
+    return f"d’{name}" if name[:1].lower() in "aeiouyàâéèêëîïôœùûüh" else f"de {name}"
+
+
+def _dues(data: PartieData, result: Replay) -> list[Due]:
+    partie = data.partie
+    dues = []
+    if partie.mise_initiale:
+        mise = from_centimes(to_centimes(partie.mise_initiale))
+        dues += [
+            Due(j, _("Mise %(de_name)s") % {"de_name": de(j.name)}, mise, j.mise_payee)
+            for j in data.joueurs
+        ]
+    # The price of each rachat is the one the engine applied (RULES.md R11: the price of
+    # the k-th rachat), so a change of price or an edited donne shows here at once.
+    for state, donne in zip(result.states, data.donnes, strict=False):
+        rows = {r.joueur.name: r for r in data.rachats_of(donne)}
+        for joueur in data.joueurs:
+            info = state.rachats.get(joueur.name)
+            if info is None or not info.price or joueur.name not in rows:
+                continue
+            label = _("%(name)s, %(nth)s, donne %(donne)s") % {
+                "name": joueur.name,
+                "nth": _nth(info.number),
+                "donne": state.number,
+            }
+            row = rows[joueur.name]
+            dues.append(Due(joueur, label, from_centimes(info.price), row.paid, row))
+    return dues
+
+
+def build_cagnotte(data: PartieData, result: Replay) -> Cagnotte:
+    dues = _dues(data, result)
+    players = []
+    in_pot: dict[str, int] = {}
+    for joueur in data.joueurs:
+        mine = [due for due in dues if due.joueur.pk == joueur.pk]
+        paid = sum((due.amount for due in mine if due.paid), ZERO)
+        owed = sum((due.amount for due in mine if not due.paid), ZERO)
+        players.append(PlayerMoney(joueur, paid, owed))
+        in_pot[joueur.name] = to_centimes(paid)
+    final = result.final
+    settlement = None
+    if result.states or result.over:
+        transfers = [
+            Transfer(payer, payee, from_centimes(amount))
+            for payer, payee, amount in final.transfers(in_pot)
+        ]
+        names = data.names
+        settlement = Settlement(
+            provisional=not result.over,
+            winners=final.winners,
+            shares=[(n, from_centimes(final.shares[n])) for n in names if final.shares.get(n)],
+            points=(
+                [(n, from_centimes(final.points_settlement[n])) for n in names]
+                if data.partie.valeur_point
+                else []
+            ),
+            nets=[(n, from_centimes(final.net[n])) for n in names],
+            transfers=transfers,
+        )
+    return Cagnotte(
+        partie=data.partie,
+        dues=dues,
+        players=players,
+        pot=from_centimes(final.pot),
+        on_table=sum((c.paid for c in players), ZERO),
+        settlement=settlement,
+        in_pot=in_pot,
+        net=dict(final.net),
+        over=result.over,
+    )

@@ -1,0 +1,89 @@
+"""A partie as files: CSV and JSON export, import of a file, the backup of an account."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from games import files, services
+from games.errors import PartieError
+from games.forms import ImportForm
+from games.selectors import partie_load, parties_with_donnes
+from games.views.partie_page import (
+    get_partie_for_user,
+)
+from games.views.sheet import filename
+
+
+@login_required
+def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    data = partie_load(partie)
+    # The BOM tells Excel the file is UTF-8 (accents in names).
+    body = "\ufeff" + files.export_csv(data, data.replay())
+    response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename(partie, "csv")}"'
+    return response
+
+
+@login_required
+def partie_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = get_partie_for_user(request, pk)
+    data = partie_load(partie)
+    body = files.export_json(data, data.replay())
+    response = HttpResponse(body.encode("utf-8"), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename(partie, "json")}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            parties, skipped = services.parties_import(
+                owner=request.user, records=form.cleaned_data["records"]
+            )
+        except PartieError as err:
+            form.add_error("fichier", err.message)
+        else:
+            for title in skipped:
+                messages.info(
+                    request,
+                    _("« %(name)s » est déjà dans vos parties : ignorée.") % {"name": title},
+                )
+            if len(parties) == 1 and not skipped:
+                messages.success(request, _("Partie importée."))
+                return redirect("partie_detail", pk=parties[0].pk)
+            messages.success(
+                request, _("%(n)s parties restaurées depuis la sauvegarde.") % {"n": len(parties)}
+            )
+            return redirect("home")
+    status = 422 if form.errors else 200
+    return render(request, "games/partie_import.html", {"form": form}, status=status)
+
+
+@login_required
+def backup_download(request: HttpRequest) -> HttpResponse:
+    """Every partie of the account in one JSON file, which the import page restores."""
+    parties = []
+    for partie in parties_with_donnes(request.user):
+        data = partie_load(partie)
+        parties.append((data, data.replay()))
+    now = timezone.localtime()
+    body = json.dumps(files.backup_dict(parties, now.isoformat()), ensure_ascii=False, indent=2)
+    response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
+    filename = f"ramiscore-sauvegarde-{now:%Y-%m-%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
