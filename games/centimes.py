@@ -9,7 +9,6 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
-CURRENCY_SYMBOLS = {"EUR": "€", "CHF": "CHF", "GBP": "£", "USD": "$", "CAD": "$ CA"}
 
 
 def round_money(amount: Decimal) -> Decimal:
@@ -24,13 +23,3 @@ def to_centimes(amount: Decimal | None) -> int:
 
 def from_centimes(centimes: int) -> Decimal:
     return round_money(Decimal(centimes) / 100)
-
-
-def format_money(amount: Decimal, currency: str = "EUR") -> str:
-    """French format: `1 234,50 €` (narrow no-break space between thousands)."""
-    amount = round_money(amount)
-    sign = "−" if amount < 0 else ""
-    units, cents = f"{abs(amount):.2f}".split(".")
-    grouped = f"{int(units):,}".replace(",", "\u202f")
-    symbol = CURRENCY_SYMBOLS.get(currency, currency)
-    return f"{sign}{grouped},{cents}\u00a0{symbol}"

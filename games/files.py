@@ -1,5 +1,7 @@
-"""A partie as files: the JSON export (and the record it carries, re-importable) and the CSV
-marque for a spreadsheet. Pure conversions of what the engine returned."""
+"""A partie as files: the JSON export (and the record it carries, re-importable), the CSV
+marque for a spreadsheet, the backup of an account, and the one reader of an uploaded file
+(the import page, the backup restore and ``rami import`` all read through ``read_upload``).
+Pure conversions: the engine checks what is read before anything is created."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from games.display.observations import observations
+from games.options import record_options
 from games.scoring import DonneInput, RamiError, Replay, get_preset
-from games.scoring.errors import N_, Detail
-from games.selectors import PartieData, partie_config, partie_rules
+from games.scoring.errors import N_, Detail, not_json
+from games.selectors import PartieData
 
 FORMAT = "ramiscore/1"
 # A backup: every partie of an account, each in the export format above (issue #7).
@@ -21,20 +24,14 @@ BACKUP_FORMAT = "ramiscore-sauvegarde/1"
 
 
 def partie_record(data: PartieData) -> dict[str, Any]:
-    """The game record (RULES.md §1 shape), as ``rami score`` reads it; money in centimes.
+    """The game record (docs/rules.md §1 shape), as ``rami score`` reads it; money in centimes.
 
     Only the options the table changed are written: an absent option is the preset default.
     """
-    config = {k: v for k, v in partie_config(data.partie).items() if v is not None}
-    for key in ("prix_rachat", "mise_initiale", "valeur_point"):
-        if config.get(key) == 0:
-            config.pop(key)
-    if config.get("reglement") == "gagnant":
-        config.pop("reglement")
     return {
         "preset": data.partie.preset,
         "players": data.names,
-        "config": config,
+        "config": record_options(data.partie),
         "donnes": [DonneInput.from_dict(d).to_dict() for d in data.inputs()],
         "ended": data.partie.ended,
     }
@@ -43,7 +40,7 @@ def partie_record(data: PartieData) -> dict[str, Any]:
 def paid_dict(data: PartieData) -> dict[str, Any]:
     """What the scorekeeper ticked as paid: stakes by player, rachats by (donne, player)."""
     return {
-        "mises": [j.name for j in data.joueurs if j.mise_payee],
+        "mises": [j.name for j in data.joueurs if j.stake_paid],
         "rachats": [
             [donne.number, rachat.joueur.name]
             for donne in data.donnes
@@ -83,7 +80,6 @@ def export_csv(data: PartieData, result: Replay) -> str:
     """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's."""
     partie = data.partie
     preset = get_preset(partie.preset)
-    config = partie_rules(partie)
     labels = preset.all_win_types()
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
@@ -91,7 +87,7 @@ def export_csv(data: PartieData, result: Replay) -> str:
     for name in data.names:
         header += [f"{name} points", f"{name} total"]
     writer.writerow([*header, "Observations"])
-    notes = observations(result.states, data.names, config=config)
+    notes = observations(result.states, data.names)
     for state, note in zip(result.states, notes, strict=True):
         row: list[object] = [state.number, state.winner or "", labels.get(state.win, state.win)]
         for name in data.names:
@@ -171,3 +167,22 @@ def _datetime(value: Any) -> datetime | None:
     except ValueError:
         return None
     return moment if moment.tzinfo else None
+
+
+MAX_UPLOAD_BYTES = 2_000_000  # a 200-donne partie of 8 players is about 150 kB
+
+
+def read_upload(raw: bytes, *, size: int | None = None) -> list[Uploaded]:
+    """Every partie in an uploaded file (UTF-8 JSON, a BOM allowed); a RamiError says why
+    the file cannot be read."""
+    if (size if size is not None else len(raw)) > MAX_UPLOAD_BYTES:
+        raise RamiError("enregistrement_invalide", detail=N_("le fichier dépasse 2 Mo"))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RamiError("enregistrement_invalide", detail=N_("il n'est pas en UTF-8")) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RamiError("enregistrement_invalide", detail=not_json(err)) from None
+    return uploaded_records(data)

@@ -1,5 +1,7 @@
 """What happened at the table. Totals, eliminations and rankings are never stored: every page
-replays the donnes through games.scoring, so editing an old donne is always safe."""
+replays the donnes through games.scoring, so editing an old donne is always safe.
+
+The table options have the names of the engine's ``Config`` (games/scoring/config.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ MONEY = {"max_digits": 9, "decimal_places": 2, "validators": [MinValueValidator(
 
 
 class Partie(models.Model):
-    class Reglement(models.TextChoices):
+    class Settlement(models.TextChoices):
         GAGNANT = "gagnant", _("Les perdants paient le gagnant")
         CROISE = "croise", _("Chaque paire règle sa différence")
 
@@ -29,25 +31,25 @@ class Partie(models.Model):
     name = models.CharField(_("nom"), max_length=80)
     preset = models.CharField(_("variante"), max_length=16, choices=PRESET_CHOICES)
     currency = models.CharField(_("devise"), max_length=3, default="EUR")
-    mise_initiale = models.DecimalField(_("mise initiale"), default=Decimal("0"), **MONEY)
-    prix_rachat = models.DecimalField(_("prix du rachat"), default=Decimal("0"), **MONEY)
-    # RULES.md R11: a table may escalate the 2nd and 3rd rachat; empty means the same price.
-    prix_rachat_2 = models.DecimalField(_("prix du 2e rachat"), null=True, blank=True, **MONEY)
-    prix_rachat_3 = models.DecimalField(_("prix du 3e rachat"), null=True, blank=True, **MONEY)
-    valeur_point = models.DecimalField(_("valeur du point"), default=Decimal("0"), **MONEY)
-    reglement = models.CharField(
-        _("règlement des points"), max_length=8, choices=Reglement, default=Reglement.GAGNANT
+    stake = models.DecimalField(_("mise initiale"), default=Decimal("0"), **MONEY)
+    rachat_price = models.DecimalField(_("prix du rachat"), default=Decimal("0"), **MONEY)
+    # docs/rules.md R11: a table may escalate the 2nd and 3rd rachat; empty means the same price.
+    rachat_price_2 = models.DecimalField(_("prix du 2e rachat"), null=True, blank=True, **MONEY)
+    rachat_price_3 = models.DecimalField(_("prix du 3e rachat"), null=True, blank=True, **MONEY)
+    point_value = models.DecimalField(_("valeur du point"), default=Decimal("0"), **MONEY)
+    settlement = models.CharField(
+        _("règlement des points"), max_length=8, choices=Settlement, default=Settlement.GAGNANT
     )
-    # Rule overrides (RULES.md §8 "table options"); empty means the preset's default.
+    # Rule overrides (docs/rules.md §8 "table options"); empty means the preset's default.
     seuil = models.PositiveIntegerField(_("seuil"), null=True, blank=True)
-    seuil_inclusif = models.BooleanField(_("le seuil atteint élimine"), null=True, blank=True)
+    seuil_inclusive = models.BooleanField(_("le seuil atteint élimine"), null=True, blank=True)
     max_rachats = models.PositiveSmallIntegerField(
         _("rachats maximum"), null=True, blank=True, validators=[MaxValueValidator(3)]
     )
-    nombre_manches = models.PositiveSmallIntegerField(_("nombre de manches"), null=True, blank=True)
-    objectif = models.PositiveIntegerField(_("objectif"), null=True, blank=True)
-    objectif_inclusif = models.BooleanField(_("l'objectif atteint termine"), null=True, blank=True)
-    # RULES.md R21: the table may end the partie by hand.
+    fixed_manches = models.PositiveSmallIntegerField(_("nombre de manches"), null=True, blank=True)
+    target = models.PositiveIntegerField(_("objectif"), null=True, blank=True)
+    target_inclusive = models.BooleanField(_("l'objectif atteint termine"), null=True, blank=True)
+    # docs/rules.md R21: the table may end the partie by hand.
     ended = models.BooleanField(_("terminée à la main"), default=False)
     # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
     # /suivre/<token>/; empty means the partie is not shared.
@@ -70,8 +72,8 @@ class Joueur(models.Model):
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="joueurs")
     name = models.CharField(_("nom"), max_length=30)
     seat = models.PositiveSmallIntegerField(_("place"))
-    # RULES.md R11: the stake goes into the cagnotte; ticked when the money is on the table.
-    mise_payee = models.BooleanField(_("mise payée"), default=False)
+    # docs/rules.md R11: the stake goes into the cagnotte; ticked when the money is on the table.
+    stake_paid = models.BooleanField(_("mise payée"), default=False)
 
     class Meta:
         ordering = ["seat"]
@@ -94,7 +96,9 @@ class Donne(models.Model):
     )
     win = models.CharField(_("type de gain"), max_length=20)
     # The form's idempotency key: a double tap or a resend records the donne once.
-    cle = models.UUIDField(_("clé du formulaire"), null=True, blank=True, editable=False)
+    idempotency_key = models.UUIDField(
+        _("clé du formulaire"), null=True, blank=True, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -103,7 +107,9 @@ class Donne(models.Model):
         verbose_name = _("donne")
         constraints = [
             models.UniqueConstraint(fields=["partie", "number"], name="donne_number_unique"),
-            models.UniqueConstraint(fields=["partie", "cle"], name="donne_cle_unique"),
+            models.UniqueConstraint(
+                fields=["partie", "idempotency_key"], name="donne_idempotency_key_unique"
+            ),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="donne_number_gte_1"),
         ]
 
@@ -111,10 +117,10 @@ class Donne(models.Model):
         return f"{self.partie} — donne {self.number}"
 
 
-class Main(models.Model):
+class Hand(models.Model):
     """The hand a player kept at the end of a donne: cards, or a points total, plus jokers."""
 
-    donne = models.ForeignKey(Donne, on_delete=models.CASCADE, related_name="mains")
+    donne = models.ForeignKey(Donne, on_delete=models.CASCADE, related_name="hands")
     joueur = models.ForeignKey(Joueur, on_delete=models.CASCADE, related_name="+")
     cards = models.CharField(_("cartes"), max_length=200, blank=True)
     points = models.PositiveIntegerField(_("points"), null=True, blank=True)
@@ -123,10 +129,10 @@ class Main(models.Model):
     class Meta:
         verbose_name = _("main")
         constraints = [
-            models.UniqueConstraint(fields=["donne", "joueur"], name="main_unique"),
+            models.UniqueConstraint(fields=["donne", "joueur"], name="hand_unique"),
             models.CheckConstraint(
                 condition=models.Q(points__isnull=True) | models.Q(cards=""),
-                name="main_points_or_cards",
+                name="hand_points_or_cards",
             ),
         ]
 
@@ -135,7 +141,7 @@ class Main(models.Model):
 
 
 class Rachat(models.Model):
-    """A crosser's decision after a donne (RULES.md R5): buy back, or decline and leave."""
+    """A crosser's decision after a donne (docs/rules.md R5): buy back, or decline and leave."""
 
     donne = models.ForeignKey(Donne, on_delete=models.CASCADE, related_name="rachats")
     joueur = models.ForeignKey(Joueur, on_delete=models.CASCADE, related_name="+")

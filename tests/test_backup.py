@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def alice():
     alice = make_user("alice")
-    one = make_partie(alice, name="Lundi", prix_rachat=Decimal("2.00"))
+    one = make_partie(alice, name="Lundi", rachat_price=Decimal("2.00"))
     play(one, "Alice", "rami", Bruno=hand(points=95), Chloé=hand("2"))
     play(one, "Alice", "rami", Bruno=hand("9"), Chloé=hand("3"))
     decide(one, "Bruno", True)
@@ -54,7 +54,7 @@ def test_a_backup_restores_every_partie_with_the_same_marque(client, alice) -> N
         copy = Partie.objects.get(owner=bob, name=original.name)
         assert states(copy) == states(original)
         assert copy.ended == original.ended
-        assert copy.prix_rachat == original.prix_rachat
+        assert copy.rachat_price == original.rachat_price
 
 
 def test_a_broken_backup_names_the_partie_and_restores_nothing(client, alice) -> None:

@@ -141,13 +141,15 @@ def test_many_phones_with_fresh_forms_keep_donnes_consecutive(live_server, table
             if saved == rounds:
                 break
             form = _form(phone.get(reverse("partie_detail", args=[partie.pk])))
-            before = Donne.objects.filter(partie=partie, cle=form["cle"]).exists()
+            before = Donne.objects.filter(partie=partie, idempotency_key=form["cle"]).exists()
             assert not before
             status = phone.post(url, {**form, **donne(ids, "Bruno", "Anne", 2)})
             # 200: recorded (urllib follows the redirect to the partie page); 409: built on
             # a state another phone changed meanwhile, refused with the typed values kept.
             assert status in (200, 409)
-            saved += Donne.objects.filter(partie=partie, cle=uuid.UUID(form["cle"])).count()
+            saved += Donne.objects.filter(
+                partie=partie, idempotency_key=uuid.UUID(form["cle"])
+            ).count()
         return saved
 
     saved = _run(*[(lambda p=p: record(p)) for p in phones])

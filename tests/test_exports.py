@@ -15,9 +15,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from games import services
-from games.errors import PartieError
+from games.errors import translated
 from games.files import partie_record
-from games.models import Donne, Main, Partie, Rachat
+from games.models import Donne, Hand, Partie, Rachat
+from games.scoring import RamiError
 from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play
 from tests.sheet_records import SEVEN, long_record
@@ -40,7 +41,7 @@ def client(alice) -> Client:
 @pytest.fixture
 def p1(alice) -> Partie:
     """examples.json P1 played through the services: Bruno buys back at donne 3."""
-    partie = make_partie(alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00"))
+    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
     play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
     play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
     play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
@@ -112,7 +113,7 @@ def test_export_then_import_gives_the_same_partie(client, alice, p1) -> None:
     copy = Partie.objects.exclude(pk=p1.pk).get()
     assert response["Location"] == f"/parties/{copy.pk}/"
     assert copy.name == "Mardi soir" and copy.owner == alice
-    assert (copy.mise_initiale, copy.prix_rachat, copy.prix_rachat_2) == (
+    assert (copy.stake, copy.rachat_price, copy.rachat_price_2) == (
         Decimal("1.00"),
         Decimal("2.00"),
         None,
@@ -131,7 +132,7 @@ def test_a_long_record_with_rule_overrides_round_trips(alice) -> None:
     record = long_record(60)
     partie = services.partie_import(owner=alice, record=record)
     assert partie.name == "Partie importée"
-    assert (partie.seuil, partie.nombre_manches, partie.seuil_inclusif) == (150, 60, None)
+    assert (partie.seuil, partie.fixed_manches, partie.seuil_inclusive) == (150, 60, None)
     data, result = partie_replay(partie)
 
     assert partie_record(data) == record
@@ -187,14 +188,14 @@ BROKEN = {"preset": "classique", "players": ["Anne", "Bruno", "Chloé"]}
     ],
 )
 def test_import_refuses_a_broken_record_and_creates_nothing(alice, record, code, message) -> None:
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         services.partie_import(owner=alice, record=record)
-    assert (err.value.code, err.value.message) == (code, message)
-    assert Partie.objects.count() == Donne.objects.count() == Main.objects.count() == 0
+    assert (err.value.code, translated(err.value)) == (code, message)
+    assert Partie.objects.count() == Donne.objects.count() == Hand.objects.count() == 0
 
 
 def test_an_import_refused_by_the_database_after_the_engine_leaves_nothing(alice) -> None:
-    # The engine accepts 104 cards in hand, but they do not fit Main.cards (200 characters):
+    # The engine accepts 104 cards in hand, but they do not fit Hand.cards (200 characters):
     # the refusal comes after the partie and its donnes were written, and must undo them.
     ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
     cards = [rank for rank in ranks for _copy in range(8)]
@@ -203,10 +204,10 @@ def test_an_import_refused_by_the_database_after_the_engine_leaves_nothing(alice
         "players": ["Anne", "Bruno"],
         "donnes": [{"winner": "Anne", "win": "rami", "hands": {"Bruno": {"cards": cards}}}],
     }
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         services.partie_import(owner=alice, record=record)
-    assert err.value.code == "invalide"
-    assert Partie.objects.count() == Donne.objects.count() == Main.objects.count() == 0
+    assert err.value.code == "import_invalide"
+    assert Partie.objects.count() == Donne.objects.count() == Hand.objects.count() == 0
 
 
 def test_the_import_page_says_what_is_wrong(client) -> None:
@@ -243,9 +244,9 @@ def test_a_record_waiting_for_a_decision_is_accepted_as_the_app_stores_it(alice)
     assert (len(result.states), result.blocked_after) == (1, 1)
     # What comes before the missing answer must still be sound.
     record["donnes"][0]["hands"]["Bruno"] = {"cards": ["Z"]}
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         services.partie_import(owner=alice, record=record)
-    assert err.value.code == "carte_inconnue" and err.value.message.startswith("Donne 1 :")
+    assert err.value.code == "carte_inconnue" and translated(err.value).startswith("Donne 1 :")
 
 
 def test_rami_import_creates_the_partie_for_the_account(alice, tmp_path) -> None:

@@ -9,7 +9,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Donne, Main, Partie, Rachat
+from games.models import Donne, Hand, Partie, Rachat
 from games.selectors import partie_load
 from tests.factories import hand, make_partie, make_user, play
 
@@ -73,16 +73,16 @@ def field_names(partie: Partie) -> list[str]:
         "name",
         "preset",
         "joueurs",
-        "mise_initiale",
-        "prix_rachat",
-        "valeur_point",
-        "reglement",
+        "stake",
+        "rachat_price",
+        "point_value",
+        "settlement",
         "currency",
         "seuil",
-        "seuil_inclusif",
+        "seuil_inclusive",
         "max_rachats",
-        "nombre_manches",
-        "objectif",
+        "fixed_manches",
+        "target",
         "paid",
         "payé",
     ]
@@ -94,7 +94,7 @@ def field_names(partie: Partie) -> list[str]:
 def snapshot(partie: Partie) -> tuple:
     return (
         Donne.objects.count(),
-        Main.objects.count(),
+        Hand.objects.count(),
         Rachat.objects.count(),
         Partie.objects.count(),
     )
@@ -106,7 +106,7 @@ def assert_consistent(partie: Partie) -> None:
         data = partie_load(p)
         numbers = [d.number for d in data.donnes]
         assert numbers == list(range(1, len(numbers) + 1))
-        assert all(d.mains.all() for d in data.donnes)
+        assert all(d.hands.all() for d in data.donnes)
         data.replay()  # raises if a stored donne is not a valid input
 
 
@@ -173,10 +173,10 @@ def test_player_names_with_markup_are_escaped(owner_client, names) -> None:
         {
             "preset": "classique",
             "joueurs": names,
-            "mise_initiale": "0",
-            "prix_rachat": "0",
-            "valeur_point": "0",
-            "reglement": "gagnant",
+            "stake": "0",
+            "rachat_price": "0",
+            "point_value": "0",
+            "settlement": "gagnant",
             "currency": "EUR",
         },
     )

@@ -16,7 +16,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.errors import PartieError
+from games.errors import translated
 from games.scoring import RamiError, explain_hand
 from games.scoring.errors import N_, Detail
 from tests.factories import hand, make_partie, make_user, play
@@ -39,7 +39,7 @@ def _back_to_french():
 def partie(client):
     alice = make_user("alice")
     partie = make_partie(
-        alice, joueurs=["Anne", "Bruno", "Chloé"], name="Mardi soir", prix_rachat=Decimal("2.00")
+        alice, joueurs=["Anne", "Bruno", "Chloé"], name="Mardi soir", rachat_price=Decimal("2.00")
     )
     play(partie, "Anne", "rami_de_la_main", Bruno=hand("K Q 5"), Chloé=hand("A", jokers=1))
     client.force_login(alice)
@@ -105,13 +105,9 @@ def test_engine_messages_in_english() -> None:
     err = RamiError("main_invalide", detail=Detail(N_("champ inconnu « %(field)s »"), field="x"))
     assert str(err) == "La main de ce joueur est illisible : champ inconnu « x »"
     with translation.override("en"):
-        assert PartieError.from_rami(err).message == (
-            "The hand of this player cannot be read: unknown field “x”"
-        )
+        assert translated(err) == ("The hand of this player cannot be read: unknown field “x”")
         err = RamiError("main_en_trop", player="Bruno", reason=N_("éliminé"), donne=3)
-        assert PartieError.from_rami(err).message == (
-            "Deal 3: Bruno must not have a hand in this deal (out)."
-        )
+        assert translated(err) == ("Deal 3: Bruno must not have a hand in this deal (out).")
         text = explain_hand("classique", {"cards": ["K", "5"], "jokers": 1}, "rami_de_la_main")
         assert text == "(10 + 10 + 5) × 4 = 100 — rami de la main et un joker en main"
         text = explain_hand(

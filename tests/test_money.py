@@ -15,9 +15,8 @@ from games import services
 from games.centimes import from_centimes
 from games.display.cagnotte import build_cagnotte
 from games.display.comptes import build_accounts, name_key
-from games.errors import PartieError
 from games.models import Joueur, Partie, Rachat
-from games.scoring import settle
+from games.scoring import RamiError, settle
 from games.selectors import partie_load, partie_replay, parties_with_donnes
 from tests.factories import decide, hand, make_partie, make_user, play
 from tests.scoring.conftest import load_examples
@@ -40,7 +39,7 @@ def bob():
 @pytest.fixture
 def p1(alice) -> Partie:
     """examples.json P1 up to Bruno's rachat at donne 3 (stake 1,00 €, rachat 2,00 €)."""
-    partie = make_partie(alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00"))
+    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
     play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
     play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
     play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
@@ -78,21 +77,21 @@ def test_stakes_and_rachats_are_owed_until_marked_paid(p1) -> None:
         "Bruno": Decimal("3.00"),
         "Chloé": Decimal("1.00"),
     }
-    services.mise_mark_paid(joueur=joueur(p1, "Bruno"), paid=True)
+    services.stake_mark_paid(joueur=joueur(p1, "Bruno"), paid=True)
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     c = cagnotte(p1)
     bruno = next(x for x in c.players if x.joueur.name == "Bruno")
     assert (bruno.paid, bruno.owed) == (Decimal("3.00"), Decimal("0.00"))
     assert c.on_table == Decimal("3.00")
-    services.mise_mark_paid(joueur=joueur(p1, "Bruno"), paid=False)
+    services.stake_mark_paid(joueur=joueur(p1, "Bruno"), paid=False)
     assert owed(p1)["Bruno"] == Decimal("1.00")
 
 
 def test_a_declined_rachat_has_nothing_to_pay(alice) -> None:
-    partie = make_partie(alice, prix_rachat=Decimal("2.00"))
+    partie = make_partie(alice, rachat_price=Decimal("2.00"))
     play(partie, "Alice", "rami", Bruno=hand(points=120), Chloé=hand("2"))
     decide(partie, "Bruno", False)
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     assert err.value.code == "rachat_refuse"
     assert cagnotte(partie).dues == []
@@ -100,20 +99,20 @@ def test_a_declined_rachat_has_nothing_to_pay(alice) -> None:
 
 def test_a_partie_without_stake_refuses_to_mark_one_paid(alice) -> None:
     partie = make_partie(alice)
-    with pytest.raises(PartieError) as err:
-        services.mise_mark_paid(joueur=joueur(partie, "Alice"), paid=True)
+    with pytest.raises(RamiError) as err:
+        services.stake_mark_paid(joueur=joueur(partie, "Alice"), paid=True)
     assert err.value.code == "pas_de_mise"
-    assert not Joueur.objects.filter(mise_payee=True).exists()
+    assert not Joueur.objects.filter(stake_paid=True).exists()
 
 
 def test_changing_the_prices_recomputes_what_is_owed(p1) -> None:
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     repriced = services.partie_update_money(
         partie=p1,
-        mise_initiale=Decimal("0.50"),
-        prix_rachat=Decimal("3.10"),
-        valeur_point=Decimal("0.05"),
-        reglement="gagnant",
+        stake=Decimal("0.50"),
+        rachat_price=Decimal("3.10"),
+        point_value=Decimal("0.05"),
+        settlement="gagnant",
     )
     assert owed(p1) == {
         "Alice": Decimal("0.50"),
@@ -163,11 +162,11 @@ def build_case(owner, case: dict) -> Partie:
         name=case["id"],
         preset=case["preset"],
         joueurs=case["players"],
-        mise_initiale=from_centimes(config.get("mise_initiale", 0)),
-        prix_rachat=from_centimes(prix if isinstance(prix, int) else prix[0]),
-        valeur_point=from_centimes(config.get("valeur_point", 0)),
-        reglement=config.get("reglement", "gagnant"),
-        nombre_manches=config.get("fixed_manches"),
+        stake=from_centimes(config.get("mise_initiale", 0)),
+        rachat_price=from_centimes(prix if isinstance(prix, int) else prix[0]),
+        point_value=from_centimes(config.get("valeur_point", 0)),
+        settlement=config.get("reglement", "gagnant"),
+        fixed_manches=config.get("fixed_manches"),
     )
     for donne in case["donnes"]:
         given = donne["input"]
@@ -201,7 +200,7 @@ def test_p1_with_everything_paid_gives_the_pot_to_alice(alice) -> None:
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     partie = build_case(alice, case)
     for j in partie.joueurs.all():
-        services.mise_mark_paid(joueur=j, paid=True)
+        services.stake_mark_paid(joueur=j, paid=True)
     for rachat in Rachat.objects.filter(accepted=True):
         services.rachat_mark_paid(rachat=rachat, paid=True)
     c = cagnotte(partie)
@@ -231,7 +230,7 @@ def test_a_toggle_with_htmx_returns_the_panel_alone(client, alice, p1) -> None:
     assert response.status_code == 200
     page = response.content.decode()
     assert page.lstrip().startswith("<section") and "<html" not in page
-    assert Joueur.objects.get(name="Bruno").mise_payee is True
+    assert Joueur.objects.get(name="Bruno").stake_paid is True
     assert response.context["cagnotte"].players[1].owed == Decimal("2.00")
 
 
@@ -255,24 +254,24 @@ def test_a_toggle_without_javascript_redirects_to_the_panel(client, alice, p1) -
 def test_the_money_form_recomputes_and_says_so(client, alice, p1) -> None:
     client.force_login(alice)
     data = {
-        "mise_initiale": "2",
-        "prix_rachat": "2,50",  # a French keyboard's decimal comma
-        "valeur_point": "0",
-        "reglement": "gagnant",
+        "stake": "2",
+        "rachat_price": "2,50",  # a French keyboard's decimal comma
+        "point_value": "0",
+        "settlement": "gagnant",
     }
     response = client.post(reverse("partie_money", args=[p1.pk]), data, follow=True)
     assert "Ce que chacun doit a été recalculé." in response.content.decode()
-    assert Partie.objects.get().mise_initiale == Decimal("2.00")
-    assert Partie.objects.get().prix_rachat == Decimal("2.50")
+    assert Partie.objects.get().stake == Decimal("2.00")
+    assert Partie.objects.get().rachat_price == Decimal("2.50")
     assert owed(p1)["Bruno"] == Decimal("4.50")
 
 
 def test_the_money_form_refuses_a_negative_price(client, alice, p1) -> None:
     client.force_login(alice)
-    data = {"mise_initiale": "-1", "prix_rachat": "2", "valeur_point": "0", "reglement": "gagnant"}
+    data = {"stake": "-1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
     response = client.post(reverse("partie_money", args=[p1.pk]), data)
     assert response.status_code == 422
-    assert Partie.objects.get().mise_initiale == Decimal("1.00")
+    assert Partie.objects.get().stake == Decimal("1.00")
 
 
 def test_editing_away_a_paid_rachat_warns_on_the_page(client, alice, p1) -> None:
@@ -301,11 +300,11 @@ def test_name_key_ignores_case_accents_and_spaces() -> None:
 def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     first = build_case(alice, case)
-    second = make_partie(alice, joueurs=["alice", "BRUNO", "Chloe"], mise_initiale=Decimal("0.30"))
+    second = make_partie(alice, joueurs=["alice", "BRUNO", "Chloe"], stake=Decimal("0.30"))
     play(second, "BRUNO", "rami", alice=hand("K"), Chloe=hand("2"))
     services.partie_close(partie=second)
-    services.mise_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
-    make_partie(bob, mise_initiale=Decimal("9.00"))  # bob's: never in alice's accounts
+    services.stake_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
+    make_partie(bob, stake=Decimal("9.00"))  # bob's: never in alice's accounts
     comptes = build_accounts(parties_with_donnes(alice))
     unpaid = {j.name: j.total for j in comptes.people}
     # Alice: 1,00 + 0,30; Bruno: 1,00 + 2,00 rachat + 0,30; Chloé: her 1,00 is paid.
@@ -333,8 +332,8 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
 
 
 def test_parties_of_another_day_are_another_evening(alice) -> None:
-    make_partie(alice, mise_initiale=Decimal("1.00"))
-    old = make_partie(alice, mise_initiale=Decimal("1.00"))
+    make_partie(alice, stake=Decimal("1.00"))
+    old = make_partie(alice, stake=Decimal("1.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
     comptes = build_accounts(parties_with_donnes(alice))
     assert len(comptes.evenings) == 2
@@ -368,7 +367,7 @@ def _urls(p1) -> list[tuple[str, str, dict]]:
         (
             "post",
             reverse("partie_money", args=[p1.pk]),
-            {"mise_initiale": "1", "prix_rachat": "2", "valeur_point": "0", "reglement": "gagnant"},
+            {"stake": "1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"},
         ),
     ]
 
@@ -384,7 +383,7 @@ def test_another_account_gets_404(client, bob, p1) -> None:
     client.force_login(bob)
     for method, url, data in _urls(p1):
         assert getattr(client, method)(url, data).status_code == 404, url
-    assert not Joueur.objects.filter(mise_payee=True).exists()
+    assert not Joueur.objects.filter(stake_paid=True).exists()
     assert not Rachat.objects.filter(paid=True).exists()
     # bob's own Comptes page is his, and empty of alice's players.
     response = client.get(reverse("comptes_argent"))

@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 
 from games import services
-from games.errors import PartieError
-from games.models import Donne, Main, Partie, Rachat
+from games.errors import translated
+from games.models import Donne, Hand, Partie, Rachat
+from games.scoring import RamiError
 from games.selectors import partie_load, partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play
 
@@ -27,7 +28,7 @@ def alice():
 @pytest.fixture
 def p1(alice) -> Partie:
     """examples.json P1 up to Bruno's crossing at donne 3 (before his decision)."""
-    partie = make_partie(alice, prix_rachat=Decimal("2.00"), mise_initiale=Decimal("1.00"))
+    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
     play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
     play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
     play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
@@ -50,7 +51,7 @@ def test_it_records_donnes_and_replays_the_totals(p1) -> None:
 
 
 def test_it_refuses_a_new_donne_while_a_decision_is_pending(p1) -> None:
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         play(p1, "Alice", "rami", Bruno=hand("2"), Chloé=hand("3"))
     assert err.value.code == "decision_en_attente"
     assert Donne.objects.filter(partie=p1).count() == 3
@@ -77,13 +78,13 @@ def test_declining_eliminates_and_the_last_standing_wins(p1) -> None:
 
 def test_a_wrong_hand_saves_nothing_and_names_the_player(p1) -> None:
     decide(p1, "Bruno", True)
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         play(p1, "Alice", "rami", Bruno=hand("K", jokers=5), Chloé=hand("2"))
     assert err.value.code == "trop_de_jokers"
     assert err.value.player == "Bruno"
-    assert "Donne 4" in err.value.message
+    assert "Donne 4" in translated(err.value)
     assert Donne.objects.filter(partie=p1).count() == 3
-    assert Main.objects.filter(donne__partie=p1).count() == 6
+    assert Hand.objects.filter(donne__partie=p1).count() == 6
 
 
 def test_editing_an_old_donne_replays_and_drops_decisions_that_no_longer_apply(p1) -> None:
@@ -141,7 +142,7 @@ def test_a_partie_can_be_ended_by_hand_and_reopened(alice) -> None:
     _data, result = partie_replay(partie)
     assert result.over and result.end_reason == "manual"
     assert result.final.to_dict()["winner"] == "Alice"
-    with pytest.raises(PartieError):
+    with pytest.raises(RamiError):
         play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     partie = services.partie_reopen(partie=partie)
     play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
@@ -149,7 +150,7 @@ def test_a_partie_can_be_ended_by_hand_and_reopened(alice) -> None:
 
 
 def test_partie_create_refuses_too_many_players(alice) -> None:
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         make_partie(alice, joueurs=["A", "B", "C", "D", "E", "F", "G"])
     assert err.value.code == "nombre_de_joueurs"
     assert not Partie.objects.exists()
@@ -164,9 +165,9 @@ def test_the_same_form_key_records_the_donne_once(alice) -> None:
         "win": "rami",
         "hands": {joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
     }
-    first = services.donne_create(partie=partie, cle=key, **args)
-    again = services.donne_create(partie=partie, cle=key, **args)
-    assert again.pk == first.pk
+    first = services.donne_create(partie=partie, idempotency_key=key, **args)
+    again = services.donne_create(partie=partie, idempotency_key=key, **args)
+    assert again.donne.pk == first.donne.pk and again.repeated and not first.repeated
     assert Donne.objects.count() == 1
 
 
@@ -175,7 +176,7 @@ def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
     etat = partie_load(partie).etat
     play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     joueurs = {j.name: j for j in partie.joueurs.all()}
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         services.donne_create(
             partie=partie,
             winner=joueurs["Bruno"],
@@ -184,7 +185,7 @@ def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
             hands={joueurs["Alice"]: hand("K"), joueurs["Chloé"]: hand("2")},
         )
     assert err.value.code == "etat_perime"
-    assert err.value.message.startswith("La partie a changé ailleurs")
+    assert translated(err.value).startswith("La partie a changé ailleurs")
     assert Donne.objects.count() == 1
 
 
@@ -192,15 +193,15 @@ def test_the_same_rachat_answer_twice_changes_nothing(p1) -> None:
     decide(p1, "Bruno", True)
     decide(p1, "Bruno", True)
     assert Rachat.objects.count() == 1
-    with pytest.raises(PartieError) as err:
+    with pytest.raises(RamiError) as err:
         decide(p1, "Bruno", False)
-    assert err.value.code == "pas_de_rachat"
+    assert err.value.code == "pas_de_decision"
 
 
 def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
-    partie = make_partie(alice, mise_initiale=Decimal("1.00"))
+    partie = make_partie(alice, stake=Decimal("1.00"))
     etat = partie_load(partie).etat
-    services.mise_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
+    services.stake_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
     joueurs = {j.name: j for j in partie.joueurs.all()}
     services.donne_create(
         partie=partie,

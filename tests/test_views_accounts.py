@@ -63,33 +63,33 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
             "name": "",
             "preset": "rami40",
             "joueurs": ["Zoé", "", "Anne", "Bruno"],
-            "mise_initiale": "1,50",
-            "prix_rachat": "1.5",
-            "valeur_point": "0",
-            "reglement": "gagnant",
+            "stake": "1,50",
+            "rachat_price": "1.5",
+            "point_value": "0",
+            "settlement": "gagnant",
             "currency": "EUR",
-            "seuil_inclusif": "",
+            "seuil_inclusive": "",
         },
     )
     partie = Partie.objects.get()
     assert response["Location"] == reverse("partie_detail", args=[partie.pk])
     assert [j.name for j in partie.joueurs.all()] == ["Zoé", "Anne", "Bruno"]
     assert partie.name.startswith("Partie du ")
-    assert str(partie.mise_initiale) == "1.50" and str(partie.prix_rachat) == "1.50"
-    assert partie.seuil_inclusif is None  # the preset decides: > 150 (RULES.md R20)
+    assert str(partie.stake) == "1.50" and str(partie.rachat_price) == "1.50"
+    assert partie.seuil_inclusive is None  # the preset decides: > 150 (RULES.md R20)
 
 
 @pytest.mark.parametrize(
     ("joueurs", "message"),
     [
-        (["Anne"], "Ce jeu se joue de 2 à 6 joueurs ; vous en avez inscrit 1."),
+        (["Anne"], "Ce jeu se joue de 2 à 6 joueurs ; la table en compte 1."),
         (
             ["Anne", "anne"],
-            "Deux joueurs s'appellent « anne » : distinguez-les (Anne B., Anne C.).",
+            "Le joueur anne apparaît deux fois à la table.",
         ),
         (
             ["A", "B", "C", "D", "E", "F", "G"],
-            "Ce jeu se joue de 2 à 6 joueurs ; vous en avez inscrit 7.",
+            "Ce jeu se joue de 2 à 6 joueurs ; la table en compte 7.",
         ),
     ],
 )
@@ -100,10 +100,10 @@ def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:
         {
             "preset": "classique",
             "joueurs": joueurs,
-            "mise_initiale": "0",
-            "prix_rachat": "0",
-            "valeur_point": "0",
-            "reglement": "gagnant",
+            "stake": "0",
+            "rachat_price": "0",
+            "point_value": "0",
+            "settlement": "gagnant",
             "currency": "EUR",
         },
     )

@@ -29,7 +29,7 @@ def bob():
 @pytest.fixture
 def partie(alice) -> Partie:
     return make_partie(
-        alice, joueurs=["Anne", "Bruno", "Chloé", "David"], prix_rachat=Decimal("2.00")
+        alice, joueurs=["Anne", "Bruno", "Chloé", "David"], rachat_price=Decimal("2.00")
     )
 
 
@@ -226,7 +226,8 @@ def test_the_edit_form_starts_from_what_was_recorded(client, alice, partie) -> N
     response = client.get(reverse("donne_edit", args=[partie.pk, 1]))
     form = response.context["form"]
     pk = ids(partie)
-    assert form[f"cartes_{pk['Bruno']}"].value() == "K Q"
+    # Stored as the engine writes them (K Q), shown as a French table reads them.
+    assert form[f"cartes_{pk['Bruno']}"].value() == "R D"
     assert form[f"points_{pk['Chloé']}"].value() == "7"
     assert form[f"jokers_{pk['Chloé']}"].value() == "1"
 

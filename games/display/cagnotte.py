@@ -26,7 +26,7 @@ def _nth(number: int) -> str:
 
 @dataclass
 class Due:
-    """One amount due to the cagnotte: a stake, or the price of a rachat (RULES.md R11)."""
+    """One amount due to the cagnotte: a stake, or the price of a rachat (docs/rules.md R11)."""
 
     joueur: Joueur
     label: str
@@ -70,7 +70,7 @@ class Settlement:
     provisional: bool
     winners: list[str]
     shares: list[tuple[str, Decimal]]
-    points: list[tuple[str, Decimal]]  # empty without a points settlement (RULES.md R12)
+    points: list[tuple[str, Decimal]]  # empty without a points settlement (docs/rules.md R12)
     nets: list[tuple[str, Decimal]]
     transfers: list[Transfer]
 
@@ -99,13 +99,13 @@ def de(name: str) -> str:
 def _dues(data: PartieData, result: Replay) -> list[Due]:
     partie = data.partie
     dues = []
-    if partie.mise_initiale:
-        mise = from_centimes(to_centimes(partie.mise_initiale))
+    if partie.stake:
+        stake = from_centimes(to_centimes(partie.stake))
         dues += [
-            Due(j, _("Mise %(de_name)s") % {"de_name": de(j.name)}, mise, j.mise_payee)
+            Due(j, _("Mise %(de_name)s") % {"de_name": de(j.name)}, stake, j.stake_paid)
             for j in data.joueurs
         ]
-    # The price of each rachat is the one the engine applied (RULES.md R11: the price of
+    # The price of each rachat is the one the engine applied (docs/rules.md R11: the price of
     # the k-th rachat), so a change of price or an edited donne shows here at once.
     for state, donne in zip(result.states, data.donnes, strict=False):
         rows = {r.joueur.name: r for r in data.rachats_of(donne)}
@@ -123,23 +123,37 @@ def _dues(data: PartieData, result: Replay) -> list[Due]:
     return dues
 
 
-def build_cagnotte(data: PartieData, result: Replay) -> Cagnotte:
-    dues = _dues(data, result)
+def _players(data: PartieData, dues: list[Due]) -> list[PlayerMoney]:
     players = []
-    in_pot: dict[str, int] = {}
     for joueur in data.joueurs:
         mine = [due for due in dues if due.joueur.pk == joueur.pk]
         paid = sum((due.amount for due in mine if due.paid), ZERO)
         owed = sum((due.amount for due in mine if not due.paid), ZERO)
         players.append(PlayerMoney(joueur, paid, owed))
-        in_pot[joueur.name] = to_centimes(paid)
+    return players
+
+
+def transfers(data: PartieData, result: Replay) -> list[Transfer]:
+    """Who pays whom, counting the money already ticked as on the table (the pot pays out
+    what it holds): the printed sheet and the panel give the same list (docs/rules.md §2)."""
+    in_pot = {p.joueur.name: to_centimes(p.paid) for p in _players(data, _dues(data, result))}
+    return _transfers(result, in_pot)
+
+
+def _transfers(result: Replay, in_pot: dict[str, int]) -> list[Transfer]:
+    return [
+        Transfer(payer, payee, from_centimes(amount))
+        for payer, payee, amount in result.final.transfers(in_pot)
+    ]
+
+
+def build_cagnotte(data: PartieData, result: Replay) -> Cagnotte:
+    dues = _dues(data, result)
+    players = _players(data, dues)
+    in_pot = {p.joueur.name: to_centimes(p.paid) for p in players}
     final = result.final
     settlement = None
     if result.states or result.over:
-        transfers = [
-            Transfer(payer, payee, from_centimes(amount))
-            for payer, payee, amount in final.transfers(in_pot)
-        ]
         names = data.names
         settlement = Settlement(
             provisional=not result.over,
@@ -147,11 +161,11 @@ def build_cagnotte(data: PartieData, result: Replay) -> Cagnotte:
             shares=[(n, from_centimes(final.shares[n])) for n in names if final.shares.get(n)],
             points=(
                 [(n, from_centimes(final.points_settlement[n])) for n in names]
-                if data.partie.valeur_point
+                if data.config.point_value
                 else []
             ),
             nets=[(n, from_centimes(final.net[n])) for n in names],
-            transfers=transfers,
+            transfers=_transfers(result, in_pot),
         )
     return Cagnotte(
         partie=data.partie,

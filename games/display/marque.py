@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy
 
 from games.centimes import from_centimes
 from games.models import Donne, Joueur
-from games.scoring import Config, Replay, get_preset
-from games.selectors import PartieData, partie_rules
+from games.scoring import Config, DonneState, Replay, get_preset
+from games.selectors import PartieData
 
 # Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
@@ -26,7 +26,7 @@ STATUS_LABELS = {
 class Cell:
     points: int | None = None  # None: the player was out of the donne
     total: int | None = None
-    framed: bool = False  # RULES.md §1: totals at or over the seuil are framed
+    framed: bool = False  # docs/rules.md §1: totals at or over the seuil are framed
     crossed_at: int | None = None
     rachat_number: int | None = None
     restart: int | None = None
@@ -56,7 +56,7 @@ class PlayerLine:
 
     @property
     def dots(self) -> str:
-        # ●●○: rachats used out of those allowed (RULES.md §3.5).
+        # ●●○: rachats used out of those allowed (docs/rules.md §3.5).
         return "●" * self.rachats_used + "○" * max(0, self.max_rachats - self.rachats_used)
 
     @property
@@ -89,7 +89,7 @@ class Marque:
 
     @property
     def has_eliminated(self) -> bool:
-        # RULES.md R19: the ranking puts them after the players en course, latest first.
+        # docs/rules.md R19: the ranking puts them after the players en course, latest first.
         return any(line.status != "en_course" for line in self.players)
 
     @property
@@ -104,7 +104,7 @@ class Marque:
 
     @property
     def manche(self) -> str:
-        """ "3 / 4" for presets played in a fixed number of manches (RULES.md §4)."""
+        """ "3 / 4" for presets played in a fixed number of manches (docs/rules.md §4)."""
         if not self.rules.fixed_manches:
             return ""
         return f"{self.recorded + 1} / {self.rules.fixed_manches}"
@@ -123,8 +123,13 @@ class Marque:
 
     @property
     def in_race(self) -> list[Joueur]:
-        names = set(self.result.states[-1].in_race) if self.result.states else None
-        return [j for j in self.data.joueurs if names is None or j.name in names]
+        """The players the next donne is dealt to."""
+        return self.in_race_before(len(self.result.states) + 1)
+
+    def in_race_before(self, number: int) -> list[Joueur]:
+        """The players en course when donne ``number`` was dealt (docs/rules.md §2)."""
+        names = set(self.result.in_race_before(number))
+        return [j for j in self.data.joueurs if j.name in names]
 
     @property
     def winners(self) -> list[str]:
@@ -139,34 +144,38 @@ class Marque:
         return {name: from_centimes(v) for name, v in self.result.final.net.items()}
 
 
+def cells_of(state: DonneState, names: list[str]) -> list[Cell]:
+    """One donne of the marque, in seat order: the same cells on the page and on the sheet."""
+    cells = []
+    for name in names:
+        if name not in state.points:
+            cells.append(Cell())
+            continue
+        info = state.rachats.get(name)
+        cells.append(
+            Cell(
+                points=state.points[name],
+                total=state.totals[name],
+                framed=name in state.crossings,
+                crossed_at=state.totals_before_rachat[name] if info else None,
+                rachat_number=info.number if info else None,
+                restart=info.restart if info else None,
+                eliminated=state.eliminated.get(name, ""),
+                winner=state.winner == name,
+            )
+        )
+    return cells
+
+
 def build_marque(data: PartieData, result: Replay) -> Marque:
     preset = get_preset(data.partie.preset)
     labels = preset.all_win_types()
-    config = partie_rules(data.partie)
-    max_rachats = config.max_rachats if preset.has_elimination else 0
+    config = data.config
     rows = []
     out: dict[str, str] = {}  # name: reason, as the donnes eliminate players
     for state, donne in zip(result.states, data.donnes, strict=False):
         out.update(state.eliminated)
-        cells = []
-        for j in data.joueurs:
-            name = j.name
-            if name not in state.points:
-                cells.append(Cell())
-                continue
-            info = state.rachats.get(name)
-            cells.append(
-                Cell(
-                    points=state.points[name],
-                    total=state.totals[name],
-                    framed=name in state.crossings,
-                    crossed_at=state.totals_before_rachat[name] if info else None,
-                    rachat_number=info.number if info else None,
-                    restart=info.restart if info else None,
-                    eliminated=state.eliminated.get(name, ""),
-                    winner=state.winner == name,
-                )
-            )
+        cells = cells_of(state, data.names)
         rows.append(
             Row(
                 number=state.number,
@@ -191,7 +200,7 @@ def build_marque(data: PartieData, result: Replay) -> Marque:
                 joueur=j,
                 total=last.totals[j.name] if last else 0,
                 rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
-                max_rachats=max_rachats,
+                max_rachats=config.rachats_offered,
                 status=out.get(j.name, "en_course"),
                 leader=j.name in leaders,
                 pending=j.name in pending_names,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.display.numbers import number, ordinal
-from games.scoring import TALON_EPUISE, Config, DonneState
+from games.scoring import TALON_EPUISE, DonneState
 
 # How the rule book says each way of winning; seed 000 writes RAMI DE LA MAIN in capitals.
 WIN_PHRASES = {
@@ -34,7 +34,7 @@ END_PHRASES = {
 
 def _win(state: DonneState) -> str:
     if state.win == TALON_EPUISE:
-        # RULES.md §4: rami52_7, talon exhausted: every player en course counts his hand.
+        # docs/rules.md §4: rami52_7, talon exhausted: every player en course counts his hand.
         return _("Talon épuisé : tout le monde compte")
     return str(WIN_PHRASES.get(state.win, WINS)) % {"winner": state.winner}
 
@@ -51,7 +51,7 @@ def _crossing(state: DonneState, name: str) -> str:
         }
     reason = state.eliminated.get(name)
     if reason == "definitive_exclusion":
-        # RULES.md R8: beyond max_rachats no choice is offered.
+        # docs/rules.md R8: beyond max_rachats no choice is offered.
         return _("%(name)s, %(nth)s franchissement : exclusion définitive") % {
             "name": name,
             "nth": ordinal(state.crossings[name]),
@@ -59,40 +59,31 @@ def _crossing(state: DonneState, name: str) -> str:
     if reason == "declined":
         return _("%(name)s abandonne") % {"name": name}
     if state.partie_over:
-        # RULES.md R15 / R10: no rachat when the partie ends in this donne; he ranks by total.
+        # docs/rules.md R15 / R10: no rachat when the partie ends in this donne; he ranks by total.
         return _("%(name)s atteint %(total)s") % {"name": name, "total": total}
     return _("%(name)s, %(total)s : rachat à décider") % {"name": name, "total": total}
 
 
-def _end(state: DonneState, config: Config | None) -> str:
+def _end(state: DonneState) -> str:
     reason = state.end_reason or "manual"
     if reason == "last_standing":
-        # RULES.md R9: the last player en course wins, whatever his total.
+        # docs/rules.md R9: the last player en course wins, whatever his total.
         return _("Fin de la partie : %(name)s est le dernier joueur en course") % {
             "name": state.in_race[0]
         }
-    names = ""
-    if reason == "target_reached" and config is not None and config.target is not None:
-        # RULES.md R18: who reached the target (≥, or > when the table chose strict).
-        names = _(" et ").join(
-            n
-            for n in state.in_race
-            if state.totals[n] >= config.target
-            and (config.target_inclusive or state.totals[n] > config.target)
-        )
+    # docs/rules.md R18: who reached the target, as the engine says.
+    names = _(" et ").join(state.target_reached_by)
     return str(END_PHRASES[reason]) % {"names": names or _("un joueur")}
 
 
-def observation(state: DonneState, seats: Sequence[str], *, config: Config | None = None) -> str:
+def observation(state: DonneState, seats: Sequence[str]) -> str:
     """What happened in one donne, in seat order, parts joined with " ; "."""
     parts = [_win(state)]
     parts += [_crossing(state, name) for name in seats if name in state.crossings]
     if state.partie_over:
-        parts.append(_end(state, config))
+        parts.append(_end(state))
     return _(" ; ").join(parts)
 
 
-def observations(
-    states: Sequence[DonneState], seats: Sequence[str], *, config: Config | None = None
-) -> list[str]:
-    return [observation(state, seats, config=config) for state in states]
+def observations(states: Sequence[DonneState], seats: Sequence[str]) -> list[str]:
+    return [observation(state, seats) for state in states]

@@ -10,16 +10,17 @@ from decimal import Decimal
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from games.centimes import format_money, from_centimes
-from games.display.cagnotte import build_cagnotte
+from games.centimes import from_centimes
+from games.display.cagnotte import transfers as money_transfers
 from games.display.chart import score_chart
-from games.display.marque import Cell, build_marque
+from games.display.marque import Cell, cells_of
+from games.display.numbers import format_money
 from games.display.observations import observations
 from games.scoring import Config, Preset, Replay, get_preset
-from games.selectors import PartieData, partie_rules
+from games.selectors import PartieData
 
 BLANK_ROWS = 25
-REGLEMENTS = {
+SETTLEMENTS = {
     "gagnant": gettext_lazy("les perdants paient l'écart au gagnant"),
     "croise": gettext_lazy("chaque paire règle son écart"),
 }
@@ -37,7 +38,7 @@ class SheetRow:
 class MoneyLine:
     name: str
     paid: Decimal  # initial stake plus rachats, into the cagnotte
-    points: Decimal  # points settlement (RULES.md R12)
+    points: Decimal  # points settlement (docs/rules.md R12)
     net: Decimal
 
 
@@ -70,12 +71,12 @@ def _fmt(amount: int, currency: str) -> str:
 def rule_options(preset: Preset, config: Config) -> str:
     """The preset's rules in one line: "éliminé dès 100 · 3 rachats au plus · 4 manches"."""
     parts = []
-    if config.threshold is not None:
-        # RULES.md R4: inclusive (≥) for 100, strict (>) for Rami 40's 150.
-        if config.inclusive:
-            parts.append(gettext("éliminé dès %(seuil)s") % {"seuil": config.threshold})
+    if config.seuil is not None:
+        # docs/rules.md R4: inclusive (≥) for 100, strict (>) for Rami 40's 150.
+        if config.seuil_inclusive:
+            parts.append(gettext("éliminé dès %(seuil)s") % {"seuil": config.seuil})
         else:
-            parts.append(gettext("éliminé au-dessus de %(seuil)s") % {"seuil": config.threshold})
+            parts.append(gettext("éliminé au-dessus de %(seuil)s") % {"seuil": config.seuil})
         parts.append(
             ngettext("%(n)s rachat au plus", "%(n)s rachats au plus", config.max_rachats)
             % {"n": config.max_rachats}
@@ -94,21 +95,21 @@ def rule_options(preset: Preset, config: Config) -> str:
     return " · ".join(parts)
 
 
-def money_options(config: Config, currency: str, *, elimination: bool) -> str:
+def money_options(config: Config, currency: str) -> str:
     parts = []
-    if config.mise_initiale:
-        amount = _fmt(config.mise_initiale, currency)
+    if config.stake:
+        amount = _fmt(config.stake, currency)
         parts.append(gettext("mise initiale %(amount)s") % {"amount": amount})
-    prices = config.prix_rachat
-    if elimination and any(prices):
+    prices = config.rachat_prices
+    if config.has_elimination and any(prices):
         if len(set(prices)) == 1:
             parts.append(gettext("rachat %(amount)s") % {"amount": _fmt(prices[0], currency)})
         else:
             listed = ", ".join(_fmt(p, currency) for p in prices)
             parts.append(gettext("rachats %(amounts)s") % {"amounts": listed})
-    if config.valeur_point:
-        rule = REGLEMENTS[config.reglement]
-        amount = _fmt(config.valeur_point, currency)
+    if config.point_value:
+        rule = SETTLEMENTS[config.settlement]
+        amount = _fmt(config.point_value, currency)
         parts.append(gettext("point %(amount)s (%(rule)s)") % {"amount": amount, "rule": rule})
     return " · ".join(parts) or gettext("sans argent")
 
@@ -116,12 +117,16 @@ def money_options(config: Config, currency: str, *, elimination: bool) -> str:
 def build_sheet(data: PartieData, result: Replay) -> Sheet:
     partie = data.partie
     preset = get_preset(partie.preset)
-    config = partie_rules(partie)
-    marque = build_marque(data, result)
-    notes = observations(result.states, data.names, config=config)
+    config = data.config
+    notes = observations(result.states, data.names)
     rows = [
-        SheetRow(number=row.number, cells=row.cells, observation=note, winner=row.winner)
-        for row, note in zip(marque.rows, notes, strict=True)
+        SheetRow(
+            number=state.number,
+            cells=cells_of(state, data.names),
+            observation=note,
+            winner=state.winner or "",
+        )
+        for state, note in zip(result.states, notes, strict=True)
     ]
     final = result.final
     assert final is not None
@@ -136,12 +141,11 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         for name in data.names
     ]
     # Who pays whom, counting the money already ticked as on the table: the same list as the
-    # cagnotte panel, so paper and screen never disagree (RULES.md §2 "Money").
-    settlement = build_cagnotte(data, result).settlement
+    # cagnotte panel, so paper and screen never disagree (docs/rules.md §2 "Money").
     pot = gettext("La cagnotte")
     transfers = [
         (pot if v.from_pot else v.payer, v.payee, v.amount)
-        for v in (settlement.transfers if settlement else [])
+        for v in (money_transfers(data, result) if result.states or result.over else [])
     ]
     if result.pending:
         end_note = gettext("Classement provisoire : un rachat reste à décider.")
@@ -154,7 +158,7 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         date=partie.created_at,
         preset=preset,
         options=rule_options(preset, config),
-        money_options=money_options(config, currency, elimination=preset.has_elimination),
+        money_options=money_options(config, currency),
         columns=data.names,
         rows=rows,
         currency=currency,
@@ -165,7 +169,7 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         money=money,
         transfers=transfers,
         # games.chart escapes the player names itself.
-        chart=mark_safe(score_chart(data.names, result.states, seuil=config.threshold)),  # noqa: S308
+        chart=mark_safe(score_chart(data.names, result.states, seuil=config.seuil)),  # noqa: S308
         has_money=any(final.net.values()) or final.pot > 0,
         has_points_settlement=any(final.points_settlement.values()),
     )

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from .config import Config, rachat_price
+from .config import RECORD_KEYS, Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import MESSAGES, N_, RamiError
 from .final import POT, Final, positions_with_pot, settle
-from .hands import Hand, explain_hand, hand_penalty, parse_card
-from .presets import PRESETS, TALON_EPUISE, Preset, get_preset
+from .hands import Hand, explain_hand, hand_penalty, parse_card, table_warnings
+from .players import check_players, player_problems
+from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
 from .replay import Replay, replay
 
 __all__ = [
+    "FRENCH_LETTERS",
+    "RECORD_KEYS",
+    "card_letter",
+    "check_players",
+    "player_problems",
+    "table_warnings",
     "MESSAGES",
     "N_",
     "POT",
@@ -31,7 +38,6 @@ __all__ = [
     "hand_penalty",
     "parse_card",
     "positions_with_pot",
-    "rachat_price",
     "replay",
     "settle",
 ]

@@ -1,4 +1,9 @@
-"""Table options agreed before the partie, overriding the preset defaults (RULES.md §8)."""
+"""Table options agreed before the partie, overriding the preset defaults (docs/rules.md §8).
+
+One vocabulary: the names of ``Config`` are the names of the app's ``Partie`` fields and of its
+forms. The game record (``rami score``, imports, exports) spells them as docs/rules.md §1 does
+(``threshold``, ``mise_initiale``…); ``RECORD_KEYS`` is the one mapping between the two.
+"""
 
 from __future__ import annotations
 
@@ -8,67 +13,134 @@ from typing import Any, Literal
 from .errors import N_, RamiError
 from .presets import Preset
 
-Reglement = Literal["gagnant", "croise"]
-REGLEMENTS: tuple[str, ...] = ("gagnant", "croise")
+Settlement = Literal["gagnant", "croise"]
+SETTLEMENTS: tuple[str, ...] = ("gagnant", "croise")
+
+# Config name -> record key, in the order a record writes them.
+RECORD_KEYS: dict[str, str] = {
+    "rachat_prices": "prix_rachat",
+    "stake": "mise_initiale",
+    "point_value": "valeur_point",
+    "settlement": "reglement",
+    "seuil": "threshold",
+    "seuil_inclusive": "inclusive",
+    "max_rachats": "max_rachats",
+    "fixed_manches": "fixed_manches",
+    "target": "target",
+    "target_inclusive": "target_inclusive",
+}
+CONFIG_NAMES: dict[str, str] = {key: name for name, key in RECORD_KEYS.items()}
+# The options a preset sets; the money options default to nothing at all.
+RULE_OPTIONS: tuple[str, ...] = (
+    "seuil",
+    "seuil_inclusive",
+    "max_rachats",
+    "fixed_manches",
+    "target",
+    "target_inclusive",
+)
 
 
 @dataclass(frozen=True)
 class Config:
-    """Money is in centimes. ``prix_rachat`` holds one price per rachat number (1-based)."""
+    """Money is in centimes. ``rachat_prices`` holds one price per rachat number (1-based)."""
 
-    prix_rachat: tuple[int, ...] = (0,)
-    mise_initiale: int = 0
-    valeur_point: int = 0
-    reglement: Reglement = "gagnant"
-    threshold: int | None = 100
-    inclusive: bool = True
+    rachat_prices: tuple[int, ...] = (0,)
+    stake: int = 0
+    point_value: int = 0
+    settlement: Settlement = "gagnant"
+    seuil: int | None = 100
+    seuil_inclusive: bool = True
     max_rachats: int = 3
     fixed_manches: int | None = None
     target: int | None = None
     target_inclusive: bool = True
 
     @classmethod
-    def for_preset(cls, preset: Preset, options: dict[str, Any] | Config | None = None) -> Config:
-        if isinstance(options, Config):
-            return options
-        options = dict(options or {})
+    def for_preset(cls, preset: Preset, **options: Any) -> Config:
+        """The preset's rules with the table's options; an option given as None keeps the
+        preset default (a web form's empty field)."""
+        return cls._build(preset, options, label=lambda name: name)
+
+    @classmethod
+    def from_record(cls, preset: Preset, data: dict[str, Any] | None) -> Config:
+        """The ``config`` object of a game record, in its own key names."""
+        data = dict(data or {})
+        for key in data:
+            if key not in CONFIG_NAMES:
+                raise RamiError("option_invalide", option=key, detail=N_("option inconnue"))
+        options = {CONFIG_NAMES[key]: value for key, value in data.items()}
+        return cls._build(preset, options, label=RECORD_KEYS.__getitem__)
+
+    @classmethod
+    def _build(cls, preset: Preset, options: dict[str, Any], label) -> Config:
         allowed = {f.name for f in fields(cls)}
         for name in options:
             if name not in allowed:
                 raise RamiError("option_invalide", option=name, detail=N_("option inconnue"))
-        # An option given as None keeps the preset default (handy for web forms).
         given = {k: v for k, v in options.items() if v is not None}
         values: dict[str, Any] = {
-            "prix_rachat": (0,),
-            "mise_initiale": 0,
-            "valeur_point": 0,
-            "reglement": "gagnant",
-            "threshold": preset.threshold,
-            "inclusive": preset.inclusive,
-            "max_rachats": preset.max_rachats,
-            "fixed_manches": preset.fixed_manches,
-            "target": preset.target,
-            "target_inclusive": preset.target_inclusive,
+            "rachat_prices": (0,),
+            "stake": 0,
+            "point_value": 0,
+            "settlement": "gagnant",
+            **{name: getattr(preset, name) for name in RULE_OPTIONS},
         }
         values.update(given)
-        if "prix_rachat" in given:
-            values["prix_rachat"] = _prices(given["prix_rachat"])
-        _check(values)
+        if "rachat_prices" in given:
+            values["rachat_prices"] = _prices(given["rachat_prices"], label)
+        _check(values, label)
         return cls(**values)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_record(self) -> dict[str, Any]:
+        """Every option, in the record's key names (one price when all rachats cost the same)."""
         prices: int | list[int] = (
-            self.prix_rachat[0] if len(set(self.prix_rachat)) == 1 else list(self.prix_rachat)
+            self.rachat_prices[0] if len(set(self.rachat_prices)) == 1 else list(self.rachat_prices)
         )
-        return {f.name: getattr(self, f.name) for f in fields(self)} | {"prix_rachat": prices}
+        values = {f.name: getattr(self, f.name) for f in fields(self)} | {"rachat_prices": prices}
+        return {RECORD_KEYS[name]: values[name] for name in RECORD_KEYS}
+
+    def changed_from(self, preset: Preset) -> dict[str, Any]:
+        """The rule options the table changed from the preset's defaults."""
+        return {
+            name: getattr(self, name)
+            for name in RULE_OPTIONS
+            if getattr(self, name) != getattr(preset, name)
+        }
+
+    @property
+    def has_elimination(self) -> bool:
+        return self.seuil is not None
+
+    @property
+    def rachats_offered(self) -> int:
+        """How many rachats a player may buy: none without a seuil to cross (docs/rules.md §5)."""
+        return self.max_rachats if self.has_elimination else 0
+
+    def reached_seuil(self, total: int) -> bool:
+        # docs/rules.md R4: ≥ the seuil when inclusive (100), > when strict (Rami 40's 150).
+        if self.seuil is None:
+            return False
+        return total >= self.seuil if self.seuil_inclusive else total > self.seuil
+
+    def reached_target(self, total: int) -> bool:
+        # docs/rules.md R18: ≥ 1000 by default, > when the table chose strict.
+        if self.target is None:
+            return False
+        return total >= self.target if self.target_inclusive else total > self.target
+
+    def rachat_price(self, number: int) -> int:
+        """Price of rachat ``number`` (1-based); beyond the list, the last price applies."""
+        prices = self.rachat_prices
+        return prices[min(number, len(prices)) - 1]
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _prices(value: Any) -> tuple[int, ...]:
-    # RULES.md R11: one agreed price for every rachat, or a list of 3 for escalating tables.
+def _prices(value: Any, label) -> tuple[int, ...]:
+    # docs/rules.md R11: one agreed price for every rachat, or a list of 3 for escalating tables.
     if _is_int(value) and value >= 0:
         return (value,)
     if (
@@ -79,30 +151,24 @@ def _prices(value: Any) -> tuple[int, ...]:
         return tuple(value)
     raise RamiError(
         "option_invalide",
-        option="prix_rachat",
+        option=label("rachat_prices"),
         detail=N_("un montant en centimes, ou une liste de 3 montants"),
     )
 
 
-def _check(values: dict[str, Any]) -> None:
+def _check(values: dict[str, Any], label) -> None:
     def bad(option: str, detail: str) -> RamiError:
-        return RamiError("option_invalide", option=option, detail=detail)
+        return RamiError("option_invalide", option=label(option), detail=detail)
 
-    for name in ("mise_initiale", "valeur_point", "max_rachats"):
+    for name in ("stake", "point_value", "max_rachats"):
         if not (_is_int(values[name]) and values[name] >= 0):
             raise bad(name, N_("un nombre entier positif ou nul"))
-    for name in ("threshold", "fixed_manches", "target"):
+    for name in ("seuil", "fixed_manches", "target"):
         value = values[name]
         if value is not None and not (_is_int(value) and value >= 1):
             raise bad(name, N_("un nombre entier supérieur à zéro"))
-    for name in ("inclusive", "target_inclusive"):
+    for name in ("seuil_inclusive", "target_inclusive"):
         if not isinstance(values[name], bool):
             raise bad(name, N_("vrai ou faux"))
-    if values["reglement"] not in REGLEMENTS:
-        raise bad("reglement", N_("« gagnant » ou « croise »"))
-
-
-def rachat_price(config: Config, number: int) -> int:
-    """Price of rachat ``number`` (1-based); beyond the list, the last price applies."""
-    prices = config.prix_rachat
-    return prices[min(number, len(prices)) - 1]
+    if values["settlement"] not in SETTLEMENTS:
+        raise bad("settlement", N_("« gagnant » ou « croise »"))

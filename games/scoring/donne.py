@@ -1,4 +1,5 @@
-"""What the table says about one donne (RULES.md §1) and what the engine answers (§2 step 11)."""
+"""What the table says about one donne (docs/rules.md §1) and what the engine answers
+(§2 step 11)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ class DonneInput:
 @dataclass(frozen=True)
 class RachatInfo:
     number: int  # which rachat of this player (1..max_rachats)
-    restart: int  # the reference score he restarts at (RULES.md R6)
+    restart: int  # the reference score he restarts at (docs/rules.md R6)
     price: int  # centimes paid into the pot
 
     def to_dict(self) -> dict[str, int]:
@@ -113,6 +114,8 @@ class DonneState:
     reference: int | None
     hands: dict[str, Hand] = field(default_factory=dict, compare=False)
     preset: Preset | None = field(default=None, repr=False, compare=False)
+    # Who made the partie end on the target (docs/rules.md R18), in seat order.
+    target_reached_by: list[str] = field(default_factory=list, compare=False)
 
     @cached_property
     def explanations(self) -> dict[str, str]:

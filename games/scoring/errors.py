@@ -52,6 +52,8 @@ MESSAGES: dict[str, str] = {
     ),
     "joueurs_en_double": N_("Le joueur %(player)s apparaît deux fois à la table."),
     "nom_invalide": N_("Chaque joueur doit avoir un nom."),
+    "nom_trop_long": N_("Le nom « %(player)s » dépasse %(max)s caractères."),
+    "nom_illisible": N_("Un nom ne peut contenir que des caractères visibles."),
     "joueur_inconnu": N_("%(player)s ne joue pas à cette table."),
     # Hands.
     "carte_inconnue": N_("La carte « %(card)s » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
@@ -62,6 +64,14 @@ MESSAGES: dict[str, str] = {
     "trop_de_jokers": N_("La main de %(player)s a %(jokers)s jokers ; ce jeu n'en a que %(max)s."),
     "trop_de_cartes_de_meme_rang": N_(
         "La main de %(player)s a %(count)s cartes « %(card)s » ; ce jeu n'en a que %(max)s."
+    ),
+    # docs/rules.md R22: the hands of a donne together, a warning the table may override.
+    "table_trop_de_jokers": N_(
+        "À la table, %(count)s jokers en main : ce jeu n'en a que %(max)s. Vérifiez les mains."
+    ),
+    "table_trop_de_cartes": N_(
+        "À la table, %(count)s cartes « %(card)s » en main : ce jeu n'en a que %(max)s. "
+        "Vérifiez les mains."
     ),
     "type_de_gain_inconnu": N_("« %(win)s » n'est pas une façon de gagner à ce jeu."),
     # Donnes.
@@ -100,13 +110,18 @@ MESSAGES: dict[str, str] = {
 
 
 class RamiError(ValueError):
-    """A refused input: ``code`` is stable, ``message`` is the French text for a player."""
+    """A refused input: ``code`` is stable, ``message`` is the French text for a player.
+
+    The app refuses a few things the engine cannot know about (a form built on an older
+    state, a payment where nothing is due): its subclass brings its own ``messages``."""
+
+    messages: dict[str, str] = MESSAGES
 
     def __init__(
         self, code: str, donne: int | None = None, player: str | None = None, **params: Any
     ) -> None:
-        if code not in MESSAGES:
-            raise KeyError(f"unknown RamiError code {code!r}")
+        if code not in self.messages:
+            raise KeyError(f"unknown {type(self).__name__} code {code!r}")
         self.code = code
         self.donne = donne
         self.player = player
@@ -115,7 +130,7 @@ class RamiError(ValueError):
 
     @property
     def template(self) -> str:
-        return MESSAGES[self.code]
+        return self.messages[self.code]
 
     @property
     def params(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Final ranking and money of a partie (RULES.md §2 "Final ranking" and "Money", R12, R16, R19)."""
+"""Final ranking and money of a partie: docs/rules.md §2 "Final ranking" and "Money", R12,
+R16, R19."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ class Final:
     points_settlement: dict[str, int]
     net: dict[str, int]
     provisional: bool = False
-    # The pot's share of each player (0 for non-winners): RULES.md §2 "Money", R16.
+    # The pot's share of each player (0 for non-winners): docs/rules.md §2 "Money", R16.
     shares: dict[str, int] = field(default_factory=dict)
-    # What each player puts into the pot, stake plus rachats (RULES.md R11).
+    # What each player puts into the pot, stake plus rachats (docs/rules.md R11).
     into_pot: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -58,7 +59,7 @@ def rank_players(
 
     def key(player: str) -> tuple[int, int, int]:
         if player in eliminated_at:
-            # RULES.md R19: the later the elimination the better, then the lower total.
+            # docs/rules.md R19: the later the elimination the better, then the lower total.
             return (1, -eliminated_at[player], totals[player])
         return (0, 0, totals[player])
 
@@ -73,7 +74,7 @@ def rank_players(
 
 
 def _split(amount: int, winners: list[str]) -> dict[str, int]:
-    # RULES.md R16: equal shares, the remainder to the earliest seat.
+    # docs/rules.md R16: equal shares, the remainder to the earliest seat.
     share, remainder = divmod(amount, len(winners))
     shares = dict.fromkeys(winners, share)
     shares[winners[0]] += remainder
@@ -84,13 +85,14 @@ def points_settlement(
     config: Config, players: list[str], totals: dict[str, int], winners: list[str]
 ) -> dict[str, int]:
     settlement = dict.fromkeys(players, 0)
-    value = config.valeur_point
+    value = config.point_value
     if value == 0:
         return settlement
-    if config.reglement == "croise":
-        # RULES.md R12 "croise": every pair settles its difference.
+    if config.settlement == "croise":
+        # docs/rules.md R12 "croise": every pair settles its difference.
         return {p: sum(totals[o] - totals[p] for o in players) * value for p in players}
-    # RULES.md R12 "gagnant": each loser pays his difference to the winner, never a negative due;
+    # docs/rules.md R12 "gagnant": each loser pays his difference to the winner, never a
+    # negative due;
     # R16: against a shared win the due is computed on the common total and split.
     winning_total = totals[winners[0]]
     for player in players:
@@ -114,11 +116,11 @@ def compute_final(
 ) -> Final:
     ranking = rank_players(players, totals, in_race, eliminated_at)
     winners = [name for rank, name, _ in ranking if rank == 1]
-    # RULES.md R11: stakes and every rachat go into the pot, which goes to the winner(s).
-    pot = config.mise_initiale * len(players) + sum(paid.values())
+    # docs/rules.md R11: stakes and every rachat go into the pot, which goes to the winner(s).
+    pot = config.stake * len(players) + sum(paid.values())
     shares = _split(pot, winners)
     settlement = points_settlement(config, players, totals, winners)
-    net = {p: -config.mise_initiale - paid[p] + shares.get(p, 0) + settlement[p] for p in players}
+    net = {p: -config.stake - paid[p] + shares.get(p, 0) + settlement[p] for p in players}
     return Final(
         winner=winners[0] if len(winners) == 1 else winners,
         ranking=ranking,
@@ -128,7 +130,7 @@ def compute_final(
         net=net,
         provisional=provisional,
         shares={p: shares.get(p, 0) for p in players},
-        into_pot={p: config.mise_initiale + paid[p] for p in players},
+        into_pot={p: config.stake + paid[p] for p in players},
     )
 
 

@@ -1,16 +1,17 @@
-"""Hands kept by the players at the end of a donne, and what they cost (RULES.md §3 to §6)."""
+"""Hands kept by the players at the end of a donne, and what they cost (docs/rules.md §3 to §6)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import N_, Detail, RamiError
-from .presets import CARD_VALUES, TALON_EPUISE, Preset, get_preset
+from .presets import CARD_VALUES, FRENCH_LETTERS, TALON_EPUISE, Preset, get_preset
 
-# RULES.md §1: the French UI letters map R→K, D→Q, V→J.
-_ALIASES = {"R": "K", "D": "Q", "V": "J"}
+# docs/rules.md §1: the French UI letters map R→K, D→Q, V→J.
+_ALIASES = {letter: rank for rank, letter in FRENCH_LETTERS.items()}
 # Every spelling accepted as is, for a fast path (lower case too: "a", "r", "v").
 _SPELLINGS = {
     **{rank: rank for rank in CARD_VALUES},
@@ -20,7 +21,7 @@ _SPELLINGS = {
 }
 _HAND_KEYS = frozenset({"cards", "jokers", "points"})
 
-# RULES.md §3.2: multiplier by (win, jokers kept); two jokers or more is ×4, never ×8.
+# docs/rules.md §3.2: multiplier by (win, jokers kept); two jokers or more is ×4, never ×8.
 _CLASSIQUE_MULTIPLIERS = {"rami": (1, 2, 4), "rami_de_la_main": (2, 4, 4)}
 
 
@@ -45,7 +46,7 @@ def _non_negative_int(value: Any) -> bool:
 class Hand:
     """Cards kept in hand (ranks, jokers as a count) or, for paper tables, a points total.
 
-    RULES.md §1: with ``points`` the penalty is computed from the sum S of the non-joker cards
+    docs/rules.md §1: with ``points`` the penalty is computed from the sum S of the non-joker cards
     and the joker count exactly as from cards; only the per-rank deck checks are skipped.
     """
 
@@ -93,7 +94,7 @@ class Hand:
         return {"cards": list(self.cards), "jokers": self.jokers}
 
     def card_sum(self) -> int:
-        """S of RULES.md §3.2: the in-hand value of the cards other than jokers."""
+        """S of docs/rules.md §3.2: the in-hand value of the cards other than jokers."""
         if self.cards is None:
             return self.points or 0
         return sum(CARD_VALUES[c] for c in self.cards)
@@ -105,7 +106,7 @@ class Hand:
 
 
 def check_hand(preset: Preset, hand: Hand) -> None:
-    """RULES.md §2 step 1: the hand must fit the deck and hold at least one card or joker."""
+    """docs/rules.md §2 step 1: the hand must fit the deck and hold at least one card or joker."""
     if hand.jokers < 0:
         raise RamiError("jokers_invalides")
     if hand.jokers > preset.deck_jokers:
@@ -128,10 +129,33 @@ def check_hand(preset: Preset, hand: Hand) -> None:
             )
 
 
+def table_warnings(preset: Preset, hands: list[Hand]) -> list[RamiError]:
+    """docs/rules.md R22: the hands of one donne together against the deck. The replay checks
+    each hand alone; this is a warning the table may override (a mistyped joker, or a table
+    that plays with an extra deck). Empty when one hand alone is already impossible: the
+    replay names that one."""
+    if any(h.jokers > preset.deck_jokers for h in hands):
+        return []
+    each = [Counter(h.cards or ()) for h in hands]
+    if any(n > preset.max_same_rank for counts in each for n in counts.values()):
+        return []
+    warnings = []
+    jokers = sum(h.jokers for h in hands)
+    if jokers > preset.deck_jokers:
+        warnings.append(RamiError("table_trop_de_jokers", count=jokers, max=preset.deck_jokers))
+    ranks = sum(each, Counter())
+    for rank, count in ranks.items():
+        if count > preset.max_same_rank:
+            warnings.append(
+                RamiError("table_trop_de_cartes", card=rank, count=count, max=preset.max_same_rank)
+            )
+    return warnings
+
+
 def check_win(preset: Preset, win: str) -> None:
     if win == TALON_EPUISE:
         if not preset.talon_epuise:
-            # RULES.md §3.4, §4, §5, §6: only rami52_7 scores an exhausted talon.
+            # docs/rules.md §3.4, §4, §5, §6: only rami52_7 scores an exhausted talon.
             raise RamiError("talon_epuise_non_compte")
         return
     if win not in preset.win_types:
@@ -139,20 +163,20 @@ def check_win(preset: Preset, win: str) -> None:
 
 
 def _classique_multiplier(win: str, jokers: int) -> int:
-    # RULES.md R3: each loser's multiplier depends on his own jokers only.
+    # docs/rules.md R3: each loser's multiplier depends on his own jokers only.
     return _CLASSIQUE_MULTIPLIERS[win][min(jokers, 2)]
 
 
 def _penalty(preset: Preset, hand: Hand, win: str) -> int:
     s = hand.card_sum()
     if win == TALON_EPUISE:
-        # RULES.md §4: talon épuisé (rami52_7): everybody scores his plain hand sum.
+        # docs/rules.md §4: talon épuisé (rami52_7): everybody scores his plain hand sum.
         return s + preset.joker_value * hand.jokers
     if win in preset.flat_penalties:
-        # RULES.md R17: a flat 100 or 200 replaces the hand count.
+        # docs/rules.md R17: a flat 100 or 200 replaces the hand count.
         return preset.flat_penalties[win]
     if preset.scoring == "classique":
-        # RULES.md R1/R2: joker counts 10, then the whole hand is multiplied.
+        # docs/rules.md R1/R2: joker counts 10, then the whole hand is multiplied.
         return (s + preset.joker_value * hand.jokers) * _classique_multiplier(win, hand.jokers)
     return s + preset.joker_value * hand.jokers + preset.extra_penalties.get(win, 0)
 

@@ -1,4 +1,4 @@
-"""The five presets of RULES.md §8: card values, win types, ceilings and deck limits."""
+"""The five presets of docs/rules.md §8: card values, win types, ceilings and deck limits."""
 
 from __future__ import annotations
 
@@ -11,11 +11,20 @@ from .errors import N_, RamiError
 TALON_EPUISE = "talon_epuise"
 TALON_EPUISE_LABEL = N_("Talon épuisé")
 
-# RULES.md §1: English letters in the engine; A 11, figures 10, pips at face value (R22).
+# docs/rules.md §1: English letters in the engine; A 11, figures 10, pips at face value (R22).
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 CARD_VALUES: MappingProxyType[str, int] = MappingProxyType(
     {"A": 11, "K": 10, "Q": 10, "J": 10, **{str(n): n for n in range(2, 11)}}
 )
+
+# docs/rules.md §1: the engine writes K Q J; a French table reads and types R D V.
+FRENCH_LETTERS: MappingProxyType[str, str] = MappingProxyType({"K": "R", "Q": "D", "J": "V"})
+
+
+def card_letter(rank: str, language: str = "fr") -> str:
+    """How a rank is written for a table speaking ``language``: ``K`` is ``R`` in French."""
+    return FRENCH_LETTERS.get(rank, rank) if language.startswith("fr") else rank
+
 
 Scoring = Literal["classique", "plain"]
 
@@ -29,13 +38,13 @@ class Preset:
     win_types: dict[str, str]  # key -> French label, in display order
     winner_points: dict[str, int]
     scoring: Scoring = "plain"
-    # RULES.md R17 (Rami 51): these win types replace the hand count by a flat penalty.
+    # docs/rules.md R17 (Rami 51): these win types replace the hand count by a flat penalty.
     flat_penalties: dict[str, int] = field(default_factory=dict)
-    # RULES.md §6 (Rami 40): going rami adds 25 to the hand count.
+    # docs/rules.md §6 (Rami 40): going rami adds 25 to the hand count.
     extra_penalties: dict[str, int] = field(default_factory=dict)
     talon_epuise: bool = False
-    threshold: int | None = 100
-    inclusive: bool = True
+    seuil: int | None = 100
+    seuil_inclusive: bool = True
     max_rachats: int = 3
     fixed_manches: int | None = None
     target: int | None = None
@@ -51,7 +60,7 @@ class Preset:
 
     @property
     def has_elimination(self) -> bool:
-        return self.threshold is not None
+        return self.seuil is not None
 
     def all_win_types(self) -> dict[str, str]:
         """The win types a donne may declare, talon épuisé included when the preset counts it."""
@@ -70,7 +79,7 @@ CLASSIQUE = Preset(
         "2 jeux de 52 cartes et 4 jokers, 2 à 6 joueurs. Rami −10, rami de la main −20.\n"
         "Joker en main : 10 et tout doublé (×4 avec deux jokers) ; éliminé à 100, 3 rachats."
     ),
-    # RULES.md §3.1: a joker kept in hand always counts 10 in this preset (the multipliers do
+    # docs/rules.md §3.1: a joker kept in hand always counts 10 in this preset (the multipliers do
     # the rest), so its nominal 20 never reaches the marque.
     joker_value=10,
     win_types={"rami": N_("Rami"), "rami_de_la_main": N_("Rami de la main")},
@@ -127,8 +136,8 @@ RAMI51 = Preset(
     },
     winner_points={"sortie": 0, "tout_d_un_coup": 0, "rami_sec": 0},
     flat_penalties={"tout_d_un_coup": 100, "rami_sec": 200},
-    # RULES.md §5: no elimination and no rachat; the partie ends on points (R18).
-    threshold=None,
+    # docs/rules.md §5: no elimination and no rachat; the partie ends on points (R18).
+    seuil=None,
     max_rachats=0,
     target=1000,
     max_players=7,
@@ -145,9 +154,9 @@ RAMI40 = Preset(
     win_types={"sortie_rami": N_("Sortie (rami)"), "going_rami": N_("Going rami")},
     winner_points={"sortie_rami": 0, "going_rami": 0},
     extra_penalties={"going_rami": 25},
-    # RULES.md R20: Kalookie eliminates strictly above 150; exactly 150 stays in.
-    threshold=150,
-    inclusive=False,
+    # docs/rules.md R20: Kalookie eliminates strictly above 150; exactly 150 stays in.
+    seuil=150,
+    seuil_inclusive=False,
     max_players=5,
     deck_jokers=2,
 )
@@ -164,7 +173,7 @@ def get_preset(key: str | Preset) -> Preset:
         raise RamiError("preset_inconnu", preset=key) from None
 
 
-# Labels the marque shows for why the partie ended and why a player left it (RULES.md §2).
+# Labels the marque shows for why the partie ended and why a player left it (docs/rules.md §2).
 END_REASONS: dict[str, str] = {
     "last_standing": N_("un seul joueur reste en course"),
     "fixed_manches": N_("dernière manche jouée"),

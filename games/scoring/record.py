@@ -1,4 +1,4 @@
-"""A whole partie as a JSON record (RULES.md §1 shape), shared by the CLI and the app's import.
+"""A whole partie as a JSON record (docs/rules.md §1 shape), shared by the CLI and the app's import.
 
 ``{"preset": "classique", "players": [...], "config": {...}, "donnes": [...], "ended": false}``
 """
@@ -39,7 +39,7 @@ class Record:
         return {
             "preset": self.preset.key,
             "players": list(self.players),
-            "config": self.config.to_dict(),
+            "config": self.config.to_record(),
             "donnes": [d.to_dict() for d in self.donnes],
             "ended": self.ended,
         }
@@ -76,7 +76,7 @@ def record_from_dict(data: Any) -> Record:
             parsed.append(DonneInput.from_dict(donne))
         except RamiError as err:
             raise err.at(donne=number) from None
-    config = Config.for_preset(preset, config_data)
+    config = Config.from_record(preset, config_data)
     return Record(preset=preset, players=list(players), config=config, donnes=parsed, ended=ended)
 
 

@@ -1,15 +1,16 @@
-"""Replay of a partie donne by donne: the algorithm of RULES.md §2."""
+"""Replay of a partie donne by donne: the algorithm of docs/rules.md §2."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import Config, rachat_price
+from .config import Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import N_, RamiError
 from .final import Final, compute_final
 from .hands import _penalty, check_hand, check_win
+from .players import check_players
 from .presets import TALON_EPUISE, Preset, get_preset
 
 # Why no rachat is possible when the partie ends inside the donne, by end reason.
@@ -29,20 +30,14 @@ class Replay:
     pending: list[PendingRachat] = field(default_factory=list)
     stale_decisions: list[tuple[int, str]] = field(default_factory=list)
     blocked_after: int = 0  # donnes not applied because of pending decisions (lenient)
+    players: list[str] = field(default_factory=list)  # in seat order
 
-
-def check_players(preset: Preset, players: list[str]) -> None:
-    if any(not isinstance(p, str) or not p.strip() for p in players):
-        raise RamiError("nom_invalide")
-    seen: set[str] = set()
-    for player in players:
-        if player in seen:
-            raise RamiError("joueurs_en_double", player=player)
-        seen.add(player)
-    if not preset.min_players <= len(players) <= preset.max_players:
-        raise RamiError(
-            "nombre_de_joueurs", min=preset.min_players, max=preset.max_players, count=len(players)
-        )
+    def in_race_before(self, number: int) -> list[str]:
+        """The players en course when donne ``number`` was dealt, in seat order: everyone
+        before the first donne, then those still in after donne ``number - 1``."""
+        if number <= 1 or not self.states:
+            return list(self.players)
+        return list(self.states[min(number - 1, len(self.states)) - 1].in_race)
 
 
 class _Partie:
@@ -59,7 +54,7 @@ class _Partie:
         self.rachats_used = dict.fromkeys(players, 0)
         self.paid = dict.fromkeys(players, 0)
         self.eliminated_at: dict[str, int] = {}
-        self.pot = config.mise_initiale * len(players)
+        self.pot = config.stake * len(players)
         self.over = False
         self.end_reason: str | None = None
         self.pending: list[PendingRachat] = []
@@ -113,36 +108,28 @@ class _Partie:
                 points[player] = _penalty(self.preset, donne.hands[player], donne.win)
         return points
 
-    def _reached(self, total: int, limit: int, inclusive: bool) -> bool:
-        return total >= limit if inclusive else total > limit
-
     def _end_before_rachat(self, number: int, crossers: list[str]) -> str | None:
         config = self.config
-        if config.target is not None and any(
-            self._reached(self.totals[p], config.target, config.target_inclusive)
-            for p in self.in_race
-        ):
-            # RULES.md R18: the partie ends at the end of the donne where a total reaches 1000.
+        if any(config.reached_target(self.totals[p]) for p in self.in_race):
+            # docs/rules.md R18: the partie ends at the end of the donne where a total reaches 1000.
             return "target_reached"
         if config.fixed_manches is not None and number >= config.fixed_manches:
-            # RULES.md R15: no rachat after the last manche; crossers rank by total.
+            # docs/rules.md R15: no rachat after the last manche; crossers rank by total.
             return "fixed_manches"
         if crossers and len(crossers) == len(self.in_race):
-            # RULES.md R10: nobody is left under the seuil, so no reference: lowest total wins.
+            # docs/rules.md R10: nobody is left under the seuil, so no reference: lowest total wins.
             return "all_crossed"
         return None
+
+    def _target_reached_by(self, end_reason: str | None) -> list[str]:
+        if end_reason != "target_reached":
+            return []
+        return [p for p in self.in_race if self.config.reached_target(self.totals[p])]
 
     # -- step 5 to 10 --------------------------------------------------------------------------
 
     def _crossers(self) -> list[str]:
-        config = self.config
-        if config.threshold is None:
-            return []
-        return [
-            p
-            for p in self.in_race
-            if self._reached(self.totals[p], config.threshold, config.inclusive)
-        ]
+        return [p for p in self.in_race if self.config.reached_seuil(self.totals[p])]
 
     def _usable_decisions(
         self, number: int, donne: DonneInput, crossers: list[str], end_reason: str | None
@@ -185,16 +172,16 @@ class _Partie:
         rachats: dict[str, RachatInfo] = {}
         eliminated: dict[str, str] = {}
         if crossers and end_reason is None:
-            # RULES.md R6: one reference for every crosser of the donne, taken after the points
+            # docs/rules.md R6: one reference for every crosser of the donne, taken after the points
             # and before any rachat, among players en course who did not cross; may be negative.
             reference = max(before[p] for p in self.in_race if p not in crossers)
             for player in crossers:
                 self._decide(number, player, reference, decisions, rachats, eliminated, ended)
         if end_reason is None and not self.pending and len(self.in_race) == 1:
-            # RULES.md R9: the last player en course wins at once, whatever his total.
+            # docs/rules.md R9: the last player en course wins at once, whatever his total.
             end_reason = "last_standing"
         if end_reason is None and ended and not self.pending:
-            # RULES.md R21: the table ended the partie by hand after this donne.
+            # docs/rules.md R21: the table ended the partie by hand after this donne.
             end_reason = "manual"
         if end_reason is not None:
             self.over = True
@@ -219,6 +206,7 @@ class _Partie:
             reference=reference,
             hands=dict(donne.hands),
             preset=self.preset,
+            target_reached_by=self._target_reached_by(end_reason),
         )
 
     def _decide(
@@ -233,11 +221,11 @@ class _Partie:
     ) -> None:
         crossing = self.crossing_counts[player]
         if crossing > self.config.max_rachats:
-            # RULES.md R8: beyond max_rachats no choice is offered: exclusion définitive.
+            # docs/rules.md R8: beyond max_rachats no choice is offered: exclusion définitive.
             eliminated[player] = "definitive_exclusion"
             self._eliminate(player, number)
             return
-        price = rachat_price(self.config, crossing)
+        price = self.config.rachat_price(crossing)
         if player not in decisions:
             if ended:
                 # Manual end right after this donne: a rachat would buy nothing (as R15).
@@ -254,7 +242,7 @@ class _Partie:
             )
             return
         if decisions[player]:
-            # RULES.md R11: the price goes into the pot; §2 step 9: restart at the reference.
+            # docs/rules.md R11: the price goes into the pot; §2 step 9: restart at the reference.
             rachats[player] = RachatInfo(number=crossing, restart=reference, price=price)
             self.rachats_used[player] += 1
             self.paid[player] += price
@@ -287,7 +275,8 @@ def replay(
 ) -> Replay:
     """Apply every donne in order and return the marque, the ranking and the money."""
     preset = get_preset(preset)
-    config = Config.for_preset(preset, config)
+    if not isinstance(config, Config):
+        config = Config.from_record(preset, config)
     players = list(players)
     check_players(preset, players)
     partie = _Partie(preset, players, config, lenient)
@@ -313,4 +302,5 @@ def replay(
         pending=list(partie.pending),
         stale_decisions=list(partie.stale),
         blocked_after=blocked_after,
+        players=players,
     )

@@ -1,18 +1,24 @@
-"""What every write shares: the partie loaded under a lock, replayed by the engine, and
+"""What every write shares: the partie loaded under a lock, what the engine made of it, and
 what a change did to it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
-from games import errors
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Partie, Rachat
-from games.scoring import RamiError, Replay
+from games.scoring import Replay
 from games.selectors import PartieData, partie_load
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A partie as a write left it: loaded once and replayed once, for the page to show."""
+
+    data: PartieData
+    replay: Replay
 
 
 @dataclass
@@ -26,31 +32,14 @@ class Change:
     refunds: list[tuple[int, str, Decimal]] = field(default_factory=list)
 
 
-@dataclass
-class Repriced:
-    """A payment marked before a price change: it was ``old``, it is now ``new``."""
-
-    name: str
-    donne: int | None  # None for the stake
-    old: Decimal
-    new: Decimal
-
-
 def locked(partie: Partie, etat: str | None = None) -> PartieData:
-    # Two phones writing at once queue here (PostgreSQL row lock; SQLite's IMMEDIATE
-    # transactions already serialise writers).
+    """The partie, locked until the transaction ends. Two phones writing at once queue here
+    (PostgreSQL row lock; SQLite's IMMEDIATE transactions already serialise writers)."""
     data = partie_load(Partie.objects.select_for_update().get(pk=partie.pk))
     # A form built on an older state is refused rather than silently overwriting.
     if etat is not None and etat != data.etat:
-        raise PartieError(errors.ETAT_PERIME, code="etat_perime")
+        raise PartieError("etat_perime")
     return data
-
-
-def replayed(data: PartieData, inputs: list[dict[str, Any]], *, ended: bool = False) -> Replay:
-    try:
-        return data.replay(inputs, ended=ended)
-    except RamiError as err:
-        raise PartieError.from_rami(err) from err
 
 
 def change(
@@ -88,7 +77,9 @@ def rachat_prices(data: PartieData, result: Replay) -> dict[tuple[int, str], int
     }
 
 
-def refund(rachat: Rachat, number: int, prices: dict[tuple[int, str], int]):
+def refund(
+    rachat: Rachat, number: int, prices: dict[tuple[int, str], int]
+) -> tuple[int, str, Decimal] | None:
     price = prices.get((rachat.donne_id, rachat.joueur.name), 0)
     if rachat.paid and rachat.accepted and price:
         return (number, rachat.joueur.name, from_centimes(price))
@@ -98,8 +89,8 @@ def refund(rachat: Rachat, number: int, prices: dict[tuple[int, str], int]):
 def drop_stale_decisions(
     data: PartieData, result: Replay, prices: dict[tuple[int, str], int]
 ) -> tuple[list[tuple[int, str]], list[tuple[int, str, Decimal]]]:
-    """RULES.md R5: a decision only exists for a crossing; an edit can take the crossing away.
-    A rachat already marked paid then has money to give back (RULES.md R11)."""
+    """docs/rules.md R5: a decision only exists for a crossing; an edit can take the crossing
+    away. A rachat already marked paid then has money to give back (R11)."""
     removed, refunds = [], []
     for number, name in result.stale_decisions:
         donne = data.donnes[number - 1]

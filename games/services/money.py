@@ -2,34 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 
-from games import errors
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Joueur, Partie, Rachat
-from games.services.locked import (
-    Repriced,
-    locked,
-    rachat_prices,
-    replayed,
-)
+from games.options import config_of
+from games.services.locked import locked, rachat_prices
 
-Hands = dict[Joueur, dict[str, Any]]
+
+@dataclass(frozen=True)
+class Repriced:
+    """A payment ticked before a price change: it was ``old``, it is now ``new``."""
+
+    name: str
+    donne: int | None  # None for the stake
+    old: Decimal
+    new: Decimal
 
 
 @transaction.atomic
-def mise_mark_paid(*, joueur: Joueur, paid: bool) -> Joueur:
+def stake_mark_paid(*, joueur: Joueur, paid: bool) -> Joueur:
     """The scorekeeper ticks a stake when its money is on the table."""
     partie = Partie.objects.select_for_update().get(pk=joueur.partie_id)
-    if paid and not partie.mise_initiale:
-        raise PartieError(errors.PAS_DE_MISE, code="pas_de_mise")
+    if paid and not partie.stake:
+        raise PartieError("pas_de_mise")
     joueur = Joueur.objects.get(pk=joueur.pk, partie=partie)
-    joueur.mise_payee = paid
-    joueur.save(update_fields=["mise_payee"])
+    joueur.stake_paid = paid
+    joueur.save(update_fields=["stake_paid"])
     partie.save(update_fields=["updated_at"])
     return joueur
 
@@ -40,42 +43,42 @@ def rachat_mark_paid(*, rachat: Rachat, paid: bool) -> Rachat:
     partie = Partie.objects.select_for_update().get(pk=rachat.donne.partie_id)
     rachat = Rachat.objects.select_related("joueur", "donne").get(pk=rachat.pk)
     if paid and not rachat.accepted:
-        # Declining costs nothing (RULES.md §2 step 9): there is no price to pay.
-        raise PartieError(
-            errors.RACHAT_REFUSE % {"player": rachat.joueur.name}, code="rachat_refuse"
-        )
+        # Declining costs nothing (docs/rules.md §2 step 9): there is no price to pay.
+        raise PartieError("rachat_refuse", player=rachat.joueur.name)
     rachat.paid = paid
     rachat.save(update_fields=["paid"])
     partie.save(update_fields=["updated_at"])
     return rachat
 
 
+MONEY_FIELDS = ("stake", "rachat_price", "point_value", "settlement")
+
+
 @transaction.atomic
 def partie_update_money(
     *,
     partie: Partie,
-    mise_initiale: Decimal,
-    prix_rachat: Decimal,
-    valeur_point: Decimal,
-    reglement: str,
+    stake: Decimal,
+    rachat_price: Decimal,
+    point_value: Decimal,
+    settlement: str,
 ) -> list[Repriced]:
     """Change the stakes of a partie, even in progress. Nothing owed is stored: the next
-    replay recomputes it. Returns the payments already marked whose amount changed."""
+    replay recomputes it. Returns the payments already ticked whose amount changed."""
     data = locked(partie)
-    before = replayed(data, data.inputs(), ended=data.partie.ended)
-    old_mise = data.partie.mise_initiale
+    before = data.replay()
     stored = data.partie
-    stored.mise_initiale, stored.prix_rachat = mise_initiale, prix_rachat
-    stored.valeur_point, stored.reglement = valeur_point, reglement
+    old_stake = stored.stake
+    stored.stake, stored.rachat_price = stake, rachat_price
+    stored.point_value, stored.settlement = point_value, settlement
     stored.full_clean()
-    after = replayed(data, data.inputs(), ended=stored.ended)  # the engine checks the options
-    stored.save(
-        update_fields=["mise_initiale", "prix_rachat", "valeur_point", "reglement", "updated_at"]
-    )
+    data.config = config_of(stored)  # the engine checks the options
+    after = data.replay()
+    stored.save(update_fields=[*MONEY_FIELDS, "updated_at"])
     repriced = [
-        Repriced(j.name, None, old_mise, stored.mise_initiale)
+        Repriced(j.name, None, old_stake, stored.stake)
         for j in data.joueurs
-        if j.mise_payee and old_mise != stored.mise_initiale
+        if j.stake_paid and old_stake != stored.stake
     ]
     old_prices, new_prices = rachat_prices(data, before), rachat_prices(data, after)
     for donne in data.donnes:

@@ -1,21 +1,18 @@
-"""The share link of a partie (the read-only live view)."""
+"""The share link of a partie: the read-only live view /suivre/<token>/."""
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from django.db import transaction
 
-from games.models import Joueur, Partie
-
-Hands = dict[Joueur, dict[str, Any]]
+from games.models import Partie
 
 
 @transaction.atomic
 def partie_share(*, partie: Partie) -> Partie:
-    """Issue #7: give the partie a new share link. Sharing again replaces the token, so a link
-    that went too far stops working."""
+    """Give the partie a new share link. Sharing again replaces the token, so a link that
+    went too far stops working."""
     locked = Partie.objects.select_for_update().get(pk=partie.pk)
     locked.share_token = secrets.token_urlsafe(24)  # 192 bits: not guessable
     locked.save(update_fields=["share_token", "updated_at"])

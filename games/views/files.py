@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import files, services
-from games.errors import PartieError
+from games.errors import translated
 from games.forms import ImportForm
+from games.scoring import RamiError
 from games.selectors import partie_load, parties_with_donnes
 from games.views.partie_page import (
     get_partie_for_user,
@@ -55,8 +56,8 @@ def partie_import(request: HttpRequest) -> HttpResponse:
             parties, skipped = services.parties_import(
                 owner=request.user, records=form.cleaned_data["records"]
             )
-        except PartieError as err:
-            form.add_error("fichier", err.message)
+        except RamiError as err:
+            form.add_error("fichier", translated(err))
         else:
             for title in skipped:
                 messages.info(

@@ -14,12 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import services
-from games.centimes import format_money
 from games.display.cagnotte import build_cagnotte
 from games.display.comptes import build_accounts
-from games.errors import PartieError
+from games.display.numbers import format_money
+from games.errors import translated
 from games.forms import MoneyForm
 from games.models import Partie, Rachat
+from games.scoring import RamiError
 from games.selectors import parties_with_donnes
 from games.views.partie_page import (
     get_partie_for_user,
@@ -49,9 +50,9 @@ def mise_paid(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
     try:
-        services.mise_mark_paid(joueur=joueur, paid=request.POST.get("paid") == "1")
-    except PartieError as err:
-        messages.error(request, err.message)
+        services.stake_mark_paid(joueur=joueur, paid=request.POST.get("paid") == "1")
+    except RamiError as err:
+        messages.error(request, translated(err))
     return _render_cagnotte(request, partie)
 
 
@@ -62,8 +63,8 @@ def rachat_paid(request: HttpRequest, pk: int, rachat_pk: int) -> HttpResponse:
     rachat = get_object_or_404(Rachat, pk=rachat_pk, donne__partie=partie)
     try:
         services.rachat_mark_paid(rachat=rachat, paid=request.POST.get("paid") == "1")
-    except PartieError as err:
-        messages.error(request, err.message)
+    except RamiError as err:
+        messages.error(request, translated(err))
     return _render_cagnotte(request, partie)
 
 
@@ -75,8 +76,8 @@ def partie_money(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             repriced = services.partie_update_money(partie=partie, **form.cleaned_data)
-        except PartieError as err:
-            form.add_error(None, err.message)
+        except RamiError as err:
+            form.add_error(None, translated(err))
         else:
             messages.success(request, _("Ce que chacun doit a été recalculé."))
             for item in repriced:

@@ -1,26 +1,21 @@
-"""What the views of a partie share: ownership, loading the marque, the page render."""
+"""What the views of a partie share: ownership, the marque, and the page render."""
 
 from __future__ import annotations
 
-import uuid
-
 from django.contrib import messages
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import services
-from games.centimes import format_money
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import Marque, build_marque
-from games.errors import PartieError
+from games.display.numbers import format_money
+from games.errors import translated
 from games.forms import DonneForm, MoneyForm
-from games.models import Donne, Partie
-from games.scoring import get_preset
+from games.models import Partie
+from games.scoring import RamiError, get_preset
 from games.selectors import partie_load
 
 
@@ -30,29 +25,15 @@ def get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
     return get_object_or_404(Partie, pk=pk, owner=request.user)
 
 
-def fresh(partie: Partie) -> Partie:
-    """The partie as a write left it (the services lock and save their own copy)."""
-    partie.refresh_from_db()
-    return partie
-
-
 def load_marque(partie: Partie) -> Marque:
+    """The partie loaded once and replayed once."""
     data = partie_load(partie)
     return build_marque(data, data.replay())
 
 
-def donne_form(marque: Marque, data=None, *, donne: Donne | None = None) -> DonneForm:
-    if donne is None:
-        joueurs = marque.in_race
-    else:
-        # Those en course before this donne: the state after the previous one.
-        states = marque.result.states
-        before = set(states[donne.number - 2].in_race) if donne.number > 1 else None
-        joueurs = [j for j in marque.data.joueurs if before is None or j.name in before]
-    form = DonneForm(data, preset=marque.partie.preset, joueurs=joueurs)
-    form.fields["cle"].initial = uuid.uuid4()
-    form.fields["etat"].initial = marque.data.etat
-    return form
+def marque_of(written: services.Replayed) -> Marque:
+    """The marque of the partie as a write left it, from the service's own replay."""
+    return build_marque(written.data, written.replay)
 
 
 # The table needs the last donnes at a glance; the whole marque is one tap away (and on the
@@ -82,7 +63,7 @@ def render_partie(
         "partie": marque.partie,
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
-        "form": form or (donne_form(marque) if marque.can_record else None),
+        "form": form or (DonneForm.next_donne(marque) if marque.can_record else None),
         "etat": marque.data.etat,
         "cagnotte": build_cagnotte(marque.data, marque.result),
         "money_form": money_form or MoneyForm(instance=marque.partie),
@@ -126,9 +107,10 @@ def say_change(request: HttpRequest, change: services.Change, currency: str) -> 
         )
 
 
-def stale(request: HttpRequest, partie: Partie, err: PartieError) -> HttpResponse:
+def stale(request: HttpRequest, partie: Partie, err: RamiError) -> HttpResponse:
     """Another phone changed the partie: say so and show the fresh state."""
-    messages.warning(request, err.message)
+    messages.warning(request, translated(err))
     if request.htmx:
-        return render_partie(request, load_marque(fresh(partie)))
+        partie.refresh_from_db()  # as the other phone left it
+        return render_partie(request, load_marque(partie))
     return redirect("partie_detail", pk=partie.pk)

@@ -16,8 +16,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
-from games.errors import PartieError
+from games.errors import translated
 from games.forms import PartieForm
+from games.scoring import RamiError
 from games.selectors import parties_with_donnes
 from games.views.partie_page import (
     get_partie_for_user,
@@ -63,8 +64,8 @@ def partie_new(request: HttpRequest) -> HttpResponse:
                 joueurs=form.joueurs,
                 **options,
             )
-        except PartieError as err:
-            form.add_error(None, err.message)
+        except RamiError as err:
+            form.add_error(None, translated(err))
         else:
             return redirect("partie_detail", pk=partie.pk)
     joueurs = form.joueurs if form.is_bound else []
@@ -89,8 +90,8 @@ def partie_close(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     try:
         services.partie_close(partie=partie)
-    except PartieError as err:
-        messages.error(request, err.message)
+    except RamiError as err:
+        messages.error(request, translated(err))
     return redirect("partie_detail", pk=partie.pk)
 
 
@@ -100,8 +101,8 @@ def partie_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     try:
         services.partie_reopen(partie=partie)
-    except PartieError as err:
-        messages.error(request, err.message)
+    except RamiError as err:
+        messages.error(request, translated(err))
     else:
         messages.info(request, _("La partie est rouverte."))
     return redirect("partie_detail", pk=partie.pk)

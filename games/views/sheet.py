@@ -76,4 +76,4 @@ def blank_sheet_pdf(request: HttpRequest) -> HttpResponse:
 def partie_chart(request: HttpRequest, pk: int) -> HttpResponse:
     """The score chart alone, for the fold of the partie page (htmx, on opening)."""
     partie = get_partie_for_user(request, pk)
-    return render(request, "games/_chart_fragment.html", {"marque": load_marque(partie)})
+    return render(request, "games/_chart.html", {"marque": load_marque(partie)})

@@ -40,7 +40,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     # New partie: four players, classique with a 2 € rachat.
     for i, name in enumerate(["Anne", "Bruno", "Chloé", "David"]):
         page.locator("input[name=joueurs]").nth(i).fill(name)
-    page.fill("#id_prix_rachat", "2")
+    page.fill("#id_rachat_price", "2")
     screenshot("02-nouvelle-partie")
     page.get_by_role("button", name="Commencer la partie").click()
     page.wait_for_selector("#scoreboard")

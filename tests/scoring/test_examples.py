@@ -1,4 +1,4 @@
-"""Every worked case of shared/rules/examples.json, read from the file at run time."""
+"""Every worked case of tests/data/examples.json (docs/rules.md §9), read at run time."""
 
 from __future__ import annotations
 

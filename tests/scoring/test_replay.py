@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.scoring import Config, RamiError, get_preset, rachat_price, replay
+from games.scoring import Config, RamiError, get_preset, replay
 from games.scoring.final import compute_final
 
 from .helpers import donne
@@ -204,7 +204,9 @@ def test_r10_all_crossed_after_talon_epuise() -> None:
 
 
 def _settlement(reglement: str, totals: tuple[int, int, int]) -> dict:
-    config = Config.for_preset(get_preset("classique"), {"valeur_point": 1, "reglement": reglement})
+    config = Config.from_record(
+        get_preset("classique"), {"valeur_point": 1, "reglement": reglement}
+    )
     players = ["W", "L", "E"]
     final = compute_final(
         config, players, dict(zip(players, totals, strict=True)), ["W", "L"], {"E": 3},
@@ -418,8 +420,8 @@ def test_every_message_formats() -> None:
 
 def test_rachat_price_list_and_beyond() -> None:
     options = {"prix_rachat": [100, 200, 300], "max_rachats": 5}
-    config = Config.for_preset(get_preset("classique"), options)
-    assert [rachat_price(config, n) for n in range(1, 6)] == [100, 200, 300, 300, 300]
+    config = Config.from_record(get_preset("classique"), options)
+    assert [config.rachat_price(n) for n in range(1, 6)] == [100, 200, 300, 300, 300]
 
 
 def test_state_explanations_in_seat_order() -> None:

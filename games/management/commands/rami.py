@@ -6,7 +6,6 @@ wrapper around ``games.scoring.cli`` that never touches the database; and
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from typing import Any, TextIO
@@ -15,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
-from games.errors import PartieError
-from games.files import uploaded_records
+from games.errors import translated
+from games.files import MAX_UPLOAD_BYTES, read_upload
 from games.scoring import RamiError, cli
 
 
@@ -45,22 +44,21 @@ class Command(BaseCommand):
             raise CommandError(f"Le compte « {username} » n'existe pas.")
         try:
             try:
-                with open(path, encoding="utf-8-sig") as handle:
-                    data = json.load(handle)
+                with open(path, "rb") as handle:
+                    raw = handle.read(MAX_UPLOAD_BYTES + 1)
             except OSError as err:
                 detail = f"{path} : {err.strerror}"
                 raise RamiError("enregistrement_invalide", detail=detail) from None
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                raise RamiError("enregistrement_invalide", detail="ce n'est pas du JSON") from None
-            records = uploaded_records(data)
+            # The same reader as the import page: the same limits, the same messages.
+            records = read_upload(raw)
         except RamiError as err:
-            raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
+            raise CommandError(f"Erreur {err.code} : {translated(err)}", returncode=1) from None
         if name and len(records) == 1:
             records = [replace(records[0], name=name)]
         try:
             parties, skipped = services.parties_import(owner=owner, records=records)
-        except PartieError as err:
-            raise CommandError(f"Erreur {err.code} : {err.message}", returncode=1) from None
+        except RamiError as err:
+            raise CommandError(f"Erreur {err.code} : {translated(err)}", returncode=1) from None
         for title in skipped:
             self.stdout.write(f"Partie « {title} » déjà présente : ignorée.")
         for partie in parties:

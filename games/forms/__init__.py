@@ -1,0 +1,9 @@
+"""Forms validate and normalise what was typed; the engine and the services do the work."""
+
+from __future__ import annotations
+
+from games.forms.donne import DonneForm
+from games.forms.files import ImportForm
+from games.forms.partie import MoneyForm, PartieForm
+
+__all__ = ["DonneForm", "ImportForm", "MoneyForm", "PartieForm"]

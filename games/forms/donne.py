@@ -1,0 +1,268 @@
+"""One donne as the scorekeeper types it: the winner, the way he won, and each loser's hand
+(a points total, or the cards tapped in the picker, plus the jokers kept). The form knows its
+own field names; the engine counts, and refuses what the rules refuse."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import translated
+from games.models import Donne, Joueur
+from games.scoring import (
+    FRENCH_LETTERS,
+    TALON_EPUISE,
+    Hand,
+    Preset,
+    RamiError,
+    card_letter,
+    explain_hand,
+    get_preset,
+    parse_card,
+    table_warnings,
+)
+from games.scoring.presets import RANKS
+
+if TYPE_CHECKING:
+    from games.display.marque import Marque
+
+MAIN_MANQUANTE = _("Indiquez les points de %(name)s, ou touchez ses cartes.")
+JOKERS_MAX = _("Ce jeu n'a que %(limit_value)s jokers.")
+GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
+MAX_POINTS = 5000  # a hand of 13 cards and 4 jokers at ×4 stays far below this
+
+Hands = dict[Joueur, dict[str, Any]]
+
+
+class DonneForm(forms.Form):
+    """``joueurs``: the players the donne is dealt to (those en course), in seat order."""
+
+    def __init__(self, *args: Any, preset: Preset | str, joueurs: list[Joueur], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.preset = get_preset(preset)
+        self.joueurs = joueurs
+        # Hidden: the idempotency key of this form, the state of the partie it was built on,
+        # and who it was built for (so a post needs no replay to know the players).
+        self.fields["cle"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
+        self.fields["etat"] = forms.CharField(
+            required=False, max_length=40, widget=forms.HiddenInput
+        )
+        self.fields["en_course"] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self.fields["forcer"] = forms.BooleanField(
+            label=_("Les mains sont justes : noter quand même"), required=False
+        )
+        self.table_warning = False
+        choices = [(str(j.pk), j.name) for j in joueurs]
+        if self.preset.talon_epuise:
+            choices.append((TALON_EPUISE, gettext("Personne (talon épuisé)")))
+        self.fields["winner"] = forms.ChoiceField(
+            label=_("Gagnant"),
+            choices=choices,
+            widget=forms.RadioSelect,
+            error_messages={"required": GAGNANT_REQUIS},
+        )
+        self.fields["win"] = forms.ChoiceField(
+            label=_("Gagné par"),
+            choices=[(k, gettext(v)) for k, v in self.preset.win_types.items()],
+            initial=self.preset.default_win,
+            widget=forms.RadioSelect,
+            required=False,
+        )
+        for j in joueurs:
+            self.fields[self._points(j)] = forms.IntegerField(
+                label=_("Points"),
+                min_value=0,
+                max_value=MAX_POINTS,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+            )
+            self.fields[self._cards(j)] = forms.CharField(
+                label=_("Cartes"), max_length=200, required=False
+            )
+            self.fields[self._jokers(j)] = forms.IntegerField(
+                label=_("Jokers en main"),
+                min_value=0,
+                max_value=self.preset.deck_jokers,
+                error_messages={"max_value": JOKERS_MAX},
+                initial=0,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+    # -- building the form ----------------------------------------------------------------------
+
+    @classmethod
+    def next_donne(cls, marque: Marque, data: QueryDict | None = None) -> DonneForm:
+        """The form of the next donne, for the players still en course."""
+        return cls._for(marque, marque.in_race, data)
+
+    @classmethod
+    def from_donne(cls, marque: Marque, donne: Donne, data: QueryDict | None = None) -> DonneForm:
+        """The edit form of a stored donne: what was recorded, for those then en course."""
+        joueurs = marque.in_race_before(donne.number)
+        if data is None:
+            data = QueryDict(mutable=True)
+            data.update(cls._stored(marque, donne))
+        return cls._for(marque, joueurs, data)
+
+    @classmethod
+    def _for(cls, marque: Marque, joueurs: list[Joueur], data: QueryDict | None) -> DonneForm:
+        form = cls(data, preset=marque.partie.preset, joueurs=joueurs)
+        form.fields["cle"].initial = uuid.uuid4()
+        form.fields["etat"].initial = marque.data.etat
+        form.fields["en_course"].initial = " ".join(str(j.pk) for j in joueurs)
+        return form
+
+    @classmethod
+    def posted_players(cls, data: QueryDict, joueurs: list[Joueur]) -> list[Joueur] | None:
+        """Who the posted form was built for, or None when it does not say (then the replay
+        has to)."""
+        wanted = set(data.get("en_course", "").split())
+        chosen = [j for j in joueurs if str(j.pk) in wanted]
+        return chosen if chosen and len(chosen) == len(wanted) else None
+
+    @classmethod
+    def _stored(cls, marque: Marque, donne: Donne) -> dict[str, str]:
+        data = {
+            "winner": str(donne.winner_id) if donne.winner_id else TALON_EPUISE,
+            "win": donne.win,
+            "etat": marque.data.etat,
+        }
+        for hand in marque.data.hands_of(donne):
+            data[cls._jokers(hand.joueur)] = str(hand.jokers)
+            if hand.points is not None:
+                data[cls._points(hand.joueur)] = str(hand.points)
+            else:
+                data[cls._cards(hand.joueur)] = " ".join(
+                    card_letter(c, get_language() or "fr") for c in hand.cards.split()
+                )
+        return data
+
+    @classmethod
+    def retyped(
+        cls, marque: Marque, data: QueryDict, err: RamiError, *, donne: Donne | None = None
+    ) -> DonneForm:
+        """A stale form (another phone wrote meanwhile): what was typed, moved onto the fresh
+        state of the partie, with the refusal on top, for a second look."""
+        joueurs = marque.in_race if donne is None else marque.in_race_before(donne.number)
+        data = data.copy()
+        data["etat"] = marque.data.etat
+        data["en_course"] = " ".join(str(j.pk) for j in joueurs)
+        form = cls._for(marque, joueurs, data)
+        form.is_valid()
+        form.add_error(None, translated(err))
+        return form
+
+    # -- field names ------------------------------------------------------------------------
+
+    @staticmethod
+    def _points(joueur: Joueur) -> str:
+        return f"points_{joueur.pk}"
+
+    @staticmethod
+    def _cards(joueur: Joueur) -> str:
+        return f"cartes_{joueur.pk}"
+
+    @staticmethod
+    def _jokers(joueur: Joueur) -> str:
+        return f"jokers_{joueur.pk}"
+
+    def player_fields(self) -> list[tuple[Joueur, Any, Any, Any]]:
+        return [
+            (j, self[self._points(j)], self[self._cards(j)], self[self._jokers(j)])
+            for j in self.joueurs
+        ]
+
+    @property
+    def joker_choices(self) -> range:
+        return range(self.preset.deck_jokers + 1)
+
+    @property
+    def card_keys(self) -> list[str]:
+        """The card picker's keys, in the letters of the interface's language."""
+        return [card_letter(rank, get_language() or "fr") for rank in RANKS]
+
+    @staticmethod
+    def letters() -> dict[str, str]:
+        """The engine's letters the picker shows otherwise (K → R in French), for the chips."""
+        return dict(FRENCH_LETTERS) if (get_language() or "fr").startswith("fr") else {}
+
+    # -- cleaning ---------------------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        winner_key = cleaned.get("winner")
+        if winner_key is None:
+            return cleaned
+        talon = winner_key == TALON_EPUISE
+        winner = None if talon else next(j for j in self.joueurs if str(j.pk) == winner_key)
+        cleaned["winner_joueur"] = winner
+        cleaned["win"] = TALON_EPUISE if talon else cleaned.get("win") or self.preset.default_win
+        hands: Hands = {}
+        for j in self.joueurs:
+            if j == winner:
+                continue
+            hand = self._hand(j, cleaned)
+            if hand is not None:
+                hands[j] = hand
+        cleaned["hands"] = hands
+        if not cleaned.get("forcer"):
+            warnings = table_warnings(self.preset, [Hand.from_dict(h) for h in hands.values()])
+            for warning in warnings:
+                self.add_error(None, translated(warning))
+            self.table_warning = bool(warnings)
+        return cleaned
+
+    def _hand(self, joueur: Joueur, cleaned: dict[str, Any]) -> dict[str, Any] | None:
+        points = cleaned.get(self._points(joueur))
+        jokers = cleaned.get(self._jokers(joueur)) or 0
+        text = cleaned.get(self._cards(joueur), "")
+        if text.strip():
+            try:
+                cards = [parse_card(card) for card in text.replace(",", " ").split()]
+            except RamiError as err:
+                self.add_error(self._cards(joueur), translated(err))
+                return None
+            return {"cards": cards, "jokers": jokers}
+        if points is not None:
+            return {"points": points, "jokers": jokers}
+        if jokers:
+            return {"cards": [], "jokers": jokers}
+        if self._points(joueur) not in self.errors:
+            self.add_error(self._points(joueur), MAIN_MANQUANTE % {"name": joueur.name})
+        return None
+
+    # -- after the engine -------------------------------------------------------------------
+
+    def add_refusal(self, err: RamiError, number: int) -> None:
+        """Put a refusal next to the field it concerns. About this donne (``number``) the
+        message needs no "Donne 7 :" prefix; about a later one (an edit can break it), it
+        does."""
+        joueur = next((j for j in self.joueurs if j.name == err.player), None)
+        field = self._points(joueur) if joueur else None
+        if err.code == "gagnant_hors_course":
+            field = "winner"
+        self.add_error(field, translated(err, with_donne=err.donne != number))
+
+    def previews(self) -> list[tuple[Joueur, str]]:
+        """Each loser's count as typed, with the engine's explanation (the live preview)."""
+        self.is_valid()
+        cleaned = self.cleaned_data
+        win = cleaned.get("win") or self.preset.default_win
+        winner = cleaned.get("winner_joueur")
+        lines = []
+        for joueur in self.joueurs:
+            text = ""
+            hand = cleaned.get("hands", {}).get(joueur)
+            if joueur != winner and "winner" in cleaned and hand is not None:
+                try:
+                    text = explain_hand(self.preset, hand, win, translate=gettext)
+                except RamiError as err:
+                    text = translated(err)
+            lines.append((joueur, text))
+        return lines

@@ -1,0 +1,116 @@
+"""A new partie (its preset, players in seat order, money and rule options) and the money
+options changed while it is played."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import translated
+from games.models import Partie
+from games.scoring import PRESETS, player_problems
+from games.scoring.config import RULE_OPTIONS
+
+MONEY_FIELDS = ("stake", "rachat_price", "point_value", "rachat_price_2", "rachat_price_3")
+TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
+
+
+def localize_money(form: forms.Form, names: tuple[str, ...]) -> None:
+    """A French keyboard types "1,50": a localized text field accepts it (and "1.50")."""
+    for name in names:
+        field = form.fields[name]
+        field.localize = True
+        field.widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+        field.widget.is_localized = True
+
+
+def _tri_state(value: str) -> bool | None:
+    return {"true": True, "false": False}.get(value)
+
+
+class PartieForm(forms.ModelForm):
+    seuil_inclusive = forms.TypedChoiceField(
+        label=_("Le seuil atteint pile élimine"),
+        choices=TRI_STATE,
+        coerce=_tri_state,
+        empty_value=None,
+        required=False,
+    )
+    target_inclusive = forms.TypedChoiceField(
+        label=_("L'objectif atteint pile termine"),
+        choices=TRI_STATE,
+        coerce=_tri_state,
+        empty_value=None,
+        required=False,
+    )
+
+    class Meta:
+        model = Partie
+        fields = ["name", "preset", *MONEY_FIELDS, "settlement", "currency", *RULE_OPTIONS]
+        widgets = {"currency": forms.Select(choices=[(c, c) for c in ("EUR", "CHF", "CAD")])}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False
+        self.fields["name"].help_text = _("Par défaut, la date du jour.")
+        self.fields["preset"].widget = forms.RadioSelect(choices=self.fields["preset"].choices[1:])
+        self.fields["preset"].initial = "classique"
+        localize_money(self, MONEY_FIELDS)
+        for name in ("seuil", "max_rachats", "fixed_manches", "target"):
+            self.fields[name].widget.attrs.update(inputmode="numeric")
+        self.fields["rachat_price_2"].help_text = _("Vide : même prix que le précédent.")
+        self.joueurs: list[str] = []
+
+    @staticmethod
+    def preset_choices() -> list[tuple[str, Any, Any, dict[str, str]]]:
+        """Each preset with its summary and the defaults the advanced options fall back to."""
+        yes, no = gettext("oui"), gettext("non")
+        return [
+            (
+                key,
+                gettext(p.label),
+                gettext(p.summary),
+                {
+                    "seuil": str(p.seuil or "—"),
+                    "seuil_inclusive": (yes if p.seuil_inclusive else no) if p.seuil else "—",
+                    "max_rachats": str(p.max_rachats if p.seuil else "—"),
+                    "fixed_manches": str(p.fixed_manches or "—"),
+                    "target": str(p.target or "—"),
+                    "target_inclusive": (yes if p.target_inclusive else no) if p.target else "—",
+                },
+            )
+            for key, p in PRESETS.items()
+        ]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        return name or gettext("Partie du %(date)s") % {
+            "date": date_format(timezone.localdate(), "d/m/Y")
+        }
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        self.joueurs = [n.strip() for n in self.data.getlist("joueurs") if n.strip()]
+        preset = PRESETS.get(cleaned.get("preset") or "")
+        if preset is not None:
+            # docs/rules.md R28 and §8: the engine says who can sit at this table.
+            for problem in player_problems(preset, self.joueurs):
+                self.add_error(None, translated(problem))
+        return cleaned
+
+
+class MoneyForm(forms.ModelForm):
+    """The stakes of a partie, changeable while it is played (what is owed is replayed)."""
+
+    class Meta:
+        model = Partie
+        fields = ["stake", "rachat_price", "point_value", "settlement"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        localize_money(self, ("stake", "rachat_price", "point_value"))

@@ -1,0 +1,52 @@
+"""Who sits at the table: how many players a preset seats, and which names can be told apart
+(docs/rules.md §8 and R28). The new-partie form, the imports and the replay all ask here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RamiError
+from .presets import Preset
+
+MAX_NAME = 30  # docs/rules.md R28: a name fits a column of the marque
+
+
+def name_key(name: str) -> str:
+    """Two names are one player when they differ only by case ("Anne", "anne")."""
+    return name.casefold()
+
+
+def player_problems(preset: Preset, players: list[Any]) -> list[RamiError]:
+    """Every reason this table cannot be seated, in the order a player reads the form."""
+    problems = []
+    for player in players:
+        if not isinstance(player, str) or not player.strip():
+            problems.append(RamiError("nom_invalide"))
+        elif len(player) > MAX_NAME:
+            problems.append(RamiError("nom_trop_long", player=player, max=MAX_NAME))
+        elif not player.isprintable():
+            # A NUL or a control character cannot be stored (PostgreSQL) nor read aloud.
+            problems.append(RamiError("nom_illisible"))
+    seen: set[str] = set()
+    for player in players:
+        if not isinstance(player, str):
+            continue
+        if name_key(player) in seen:
+            problems.append(RamiError("joueurs_en_double", player=player))
+        seen.add(name_key(player))
+    if not preset.min_players <= len(players) <= preset.max_players:
+        problems.append(
+            RamiError(
+                "nombre_de_joueurs",
+                min=preset.min_players,
+                max=preset.max_players,
+                count=len(players),
+            )
+        )
+    return problems
+
+
+def check_players(preset: Preset, players: list[Any]) -> None:
+    problems = player_problems(preset, players)
+    if problems:
+        raise problems[0]
