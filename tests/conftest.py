@@ -1,6 +1,27 @@
+"""The cast of every test, named once: alice owns the parties, bob is another account (who
+must never see alice's), and an anonymous visitor has no account at all."""
+
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+
+from tests.factories import make_user
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def anonymous() -> Client:
+    return Client()
 
 
 @pytest.fixture(autouse=True)

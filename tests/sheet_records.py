@@ -15,7 +15,7 @@ def long_record(donnes: int = 120) -> dict[str, Any]:
     """Seven players (the most any preset seats) over ``donnes`` manches of rami52_6.
 
     Losers score 1, so nobody reaches the seuil of 150 by accident; the HEAVY donnes make
-    Bruno buy back twice and Chloé abandon. The last manche ends the partie (RULES.md R15).
+    Bruno buy back twice and Chloé abandon. The last manche ends the partie (docs/rules.md R15).
     """
     in_race = list(SEVEN)
     records = []

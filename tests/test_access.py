@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services
-from games.models import Partie
-from tests.factories import hand, make_partie, make_user, play
+from games.models import Partie, Rachat
+from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +30,7 @@ ACTORS = ("anonymous", "other", "owner", "follower")
 class World:
     partie: Partie
     token: str
+    rachat: int  # Chloé's rachat after donne 2
 
     @property
     def pk(self) -> int:
@@ -94,12 +95,10 @@ TABLE: dict[str, Case] = {
     # Money (issue #6). An empty money form is shown again with its errors (422); ticks
     # without JavaScript redirect to the panel.
     "partie_money": owner_page(lambda w: (w.pk,), "post", owner=422, accepts_post=True),
-    "mise_paid": owner_page(
+    "stake_paid": owner_page(
         lambda w: (w.pk, w.joueur("Bruno")), "post", owner=302, accepts_post=True
     ),
-    # The world has no rachat: any rachat number is a 404, even for the owner
-    # (tests/test_money.py ticks real ones).
-    "rachat_paid": owner_page(lambda w: (w.pk, 999_999), "post", owner=404, accepts_post=True),
+    "rachat_paid": owner_page(lambda w: (w.pk, w.rachat), "post", owner=302, accepts_post=True),
     "comptes_argent": account_page(),
     "backup_download": account_page(),
     # The marque sheet and its files (issue #5).
@@ -134,8 +133,10 @@ def world() -> World:
     make_user("bob")
     partie = make_partie(alice, joueurs=["Anne", "Bruno", "Chloé"])
     play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand(points=120))
+    decide(partie, "Chloé", True)
     partie = services.partie_share(partie=partie)
-    return World(partie=partie, token=partie.share_token)
+    return World(partie=partie, token=partie.share_token, rachat=Rachat.objects.get().pk)
 
 
 def client_for(actor: str, **kwargs: Any) -> Client:

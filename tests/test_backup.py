@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def alice():
-    alice = make_user("alice")
+def alice(alice):
+    """alice of the cast, with two parties: Lundi (a rachat bought back) and Mardi."""
     one = make_partie(alice, name="Lundi", rachat_price=Decimal("2.00"))
     play(one, "Alice", "rami", Bruno=hand(points=95), Chloé=hand("2"))
     play(one, "Alice", "rami", Bruno=hand("9"), Chloé=hand("3"))

@@ -122,7 +122,7 @@ def post_urls(partie: Partie) -> list[str]:
         reverse("partie_close", args=[partie.pk]),
         reverse("partie_reopen", args=[partie.pk]),
         reverse("partie_money", args=[partie.pk]),
-        reverse("mise_paid", args=[partie.pk, j]),
+        reverse("stake_paid", args=[partie.pk, j]),
     ]
 
 

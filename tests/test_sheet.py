@@ -66,7 +66,7 @@ def test_observations_tell_each_donne_as_the_rule_book_would() -> None:
     assert observations(_states("classique", ABC, P1), ABC) == [
         "Anne fait rami",
         "Anne fait RAMI DE LA MAIN",
-        # examples.json P1: Bruno 137 restarts at Chloé's 27 (RULES.md R6).
+        # examples.json P1: Bruno 137 restarts at Chloé's 27 (docs/rules.md R6).
         "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27",
         "Anne fait RAMI DE LA MAIN ; Bruno abandonne ; Chloé abandonne ; "
         "Fin de la partie : Anne est le dernier joueur en course",
@@ -102,7 +102,7 @@ def test_observations_for_talon_epuise_pending_and_last_manche() -> None:
     assert observations(pending, ABC)[-1] == "Chloé fait rami ; Bruno, 137 : rachat à décider"
     last = [{"winner": "Anne", "win": "rami", "hands": {"Bruno": points(120), "Chloé": points(3)}}]
     states = _states("rami52_6", ABC, last, config={"fixed_manches": 1})
-    # RULES.md R15: no rachat after the last manche.
+    # docs/rules.md R15: no rachat after the last manche.
     assert observations(states, ABC) == [
         "Anne fait rami ; Bruno atteint 120 ; Fin de la partie : dernière manche jouée"
     ]
@@ -142,11 +142,6 @@ def _client(user: User | None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ class Due:
     def toggle_url(self) -> str:
         if self.rachat is not None:
             return reverse("rachat_paid", args=[self.joueur.partie_id, self.rachat.pk])
-        return reverse("mise_paid", args=[self.joueur.partie_id, self.joueur.pk])
+        return reverse("stake_paid", args=[self.joueur.partie_id, self.joueur.pk])
 
     @property
     def key(self) -> str:
@@ -88,7 +88,7 @@ class Cagnotte:
     over: bool = False
 
 
-def de(name: str) -> str:
+def elided_de(name: str) -> str:
     """French elision: "de Bruno", "d'Anne"; other languages get the bare name, which their
     translation of "Mise %(de_name)s" places ("%(de_name)s's stake")."""
     if not (get_language() or "fr").startswith("fr"):
@@ -102,7 +102,7 @@ def _dues(data: PartieData, result: Replay) -> list[Due]:
     if partie.stake:
         stake = from_centimes(to_centimes(partie.stake))
         dues += [
-            Due(j, _("Mise %(de_name)s") % {"de_name": de(j.name)}, stake, j.stake_paid)
+            Due(j, _("Mise %(de_name)s") % {"de_name": elided_de(j.name)}, stake, j.stake_paid)
             for j in data.joueurs
         ]
     # The price of each rachat is the one the engine applied (docs/rules.md R11: the price of

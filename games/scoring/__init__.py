@@ -7,7 +7,7 @@ from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import MESSAGES, N_, RamiError
 from .final import POT, Final, positions_with_pot, settle
 from .hands import Hand, explain_hand, hand_penalty, parse_card, table_warnings
-from .players import check_players, player_problems
+from .players import check_count, check_players, player_problems
 from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
 from .replay import Replay, replay
 
@@ -15,6 +15,7 @@ __all__ = [
     "FRENCH_LETTERS",
     "RECORD_KEYS",
     "card_letter",
+    "check_count",
     "check_players",
     "player_problems",
     "table_warnings",

@@ -34,16 +34,19 @@ def player_problems(preset: Preset, players: list[Any]) -> list[RamiError]:
         if name_key(player) in seen:
             problems.append(RamiError("joueurs_en_double", player=player))
         seen.add(name_key(player))
-    if not preset.min_players <= len(players) <= preset.max_players:
-        problems.append(
-            RamiError(
-                "nombre_de_joueurs",
-                min=preset.min_players,
-                max=preset.max_players,
-                count=len(players),
-            )
-        )
+    try:
+        check_count(preset, len(players))
+    except RamiError as err:
+        problems.append(err)
     return problems
+
+
+def check_count(preset: Preset, count: int) -> None:
+    """docs/rules.md §8: each preset seats its own number of players."""
+    if not preset.min_players <= count <= preset.max_players:
+        raise RamiError(
+            "nombre_de_joueurs", min=preset.min_players, max=preset.max_players, count=count
+        )
 
 
 def check_players(preset: Preset, players: list[Any]) -> None:

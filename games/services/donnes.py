@@ -19,6 +19,7 @@ from games.services.locked import (
     Replayed,
     change,
     drop_stale_decisions,
+    ensure_fresh,
     locked,
     rachat_prices,
     refund,
@@ -78,12 +79,12 @@ def donne_create(
     idempotency_key: uuid.UUID | None = None,
     etat: str | None = None,
 ) -> DonneRecorded:
-    if idempotency_key is not None:
-        data = locked(partie)
-        done = next((d for d in data.donnes if d.idempotency_key == idempotency_key), None)
-        if done is not None:
-            return DonneRecorded(done, Replayed(data, data.replay()), repeated=True)
-    data = locked(partie, etat)
+    data = locked(partie)
+    # A double tap or a resend after a network drop: the donne is already there.
+    done = next((d for d in data.donnes if d.idempotency_key == idempotency_key), None)
+    if idempotency_key is not None and done is not None:
+        return DonneRecorded(done, Replayed(data, data.replay()), repeated=True)
+    ensure_fresh(data, etat)
     if data.partie.ended:
         raise PartieError("partie_terminee")
     number = len(data.donnes) + 1

@@ -36,10 +36,14 @@ def locked(partie: Partie, etat: str | None = None) -> PartieData:
     """The partie, locked until the transaction ends. Two phones writing at once queue here
     (PostgreSQL row lock; SQLite's IMMEDIATE transactions already serialise writers)."""
     data = partie_load(Partie.objects.select_for_update().get(pk=partie.pk))
-    # A form built on an older state is refused rather than silently overwriting.
+    ensure_fresh(data, etat)
+    return data
+
+
+def ensure_fresh(data: PartieData, etat: str | None) -> None:
+    """A form built on an older state is refused rather than silently overwriting."""
     if etat is not None and etat != data.etat:
         raise PartieError("etat_perime")
-    return data
 
 
 def change(

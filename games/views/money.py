@@ -46,7 +46,7 @@ def _render_cagnotte(request: HttpRequest, partie: Partie) -> HttpResponse:
 
 @login_required
 @require_POST
-def mise_paid(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
+def stake_paid(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
     try:

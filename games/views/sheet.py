@@ -14,9 +14,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games.display.sheet import Sheet, blank_sheet, build_sheet
+from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
-from games.scoring import PRESETS
+from games.scoring import PRESETS, RamiError, check_count
 from games.selectors import partie_load
 from games.views.partie_page import (
     get_partie_for_user,
@@ -61,13 +62,11 @@ def blank_sheet_pdf(request: HttpRequest) -> HttpResponse:
     preset = PRESETS[preset_key]
     try:
         players = int(request.GET.get("joueurs", preset.max_players))
+        check_count(preset, players)
+    except RamiError as err:  # a ValueError too: first
+        return HttpResponseBadRequest(translated(err))
     except ValueError:
-        players = 0
-    if not preset.min_players <= players <= preset.max_players:
-        return HttpResponseBadRequest(
-            _("Ce jeu se joue de %(min)s à %(max)s joueurs.")
-            % {"min": preset.min_players, "max": preset.max_players}
-        )
+        return HttpResponseBadRequest(_("Indiquez le nombre de joueurs."))
     sheet = blank_sheet(preset_key, players)
     return _sheet_response(request, sheet, None, f"marque-vierge-{preset_key}-{players}.pdf")
 

@@ -47,7 +47,7 @@ def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
     screenshot("money-cagnotte")
     page.locator("#cagnotte-panel").screenshot(path=str(SCREENSHOTS / "money-panel.png"))
 
-    # End the partie (RULES.md R21): the evening now counts it, with who pays whom.
+    # End the partie (docs/rules.md R21): the evening now counts it, with who pays whom.
     page.locator("#actions summary", has_text="Terminer la partie").click()
     page.locator("#actions button", has_text="Oui, terminer maintenant").click()
     assert "Règlement final" in page.locator("#reglement").inner_text()

@@ -1,5 +1,5 @@
 """A scorekeeper at the table, on a phone: sign up, create a partie, record donnes, buy back,
-decline, edit, undo, finish. Every total is worked out by hand from RULES.md."""
+decline, edit, undo, finish. Every total is worked out by hand from docs/rules.md."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     assert scoreboard(page) == {"Anne": 0, "Bruno": 0, "Chloé": 0, "David": 0}
 
     # Donne 1, Anne fait rami. Chloé's hand with the card picker: R D 2 and a joker,
-    # (10 + 10 + 2 + 10) × 2 = 64 (RULES.md §3.2, R1).
+    # (10 + 10 + 2 + 10) × 2 = 64 (docs/rules.md §3.2, R1).
     page.locator("#donne-form .winner-grid label", has_text="Anne").click()
     hand(page, "Bruno").locator(".points-input").fill("25")
     chloe = hand(page, "Chloé")
@@ -74,7 +74,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     page.wait_for_selector(".rachat-card")
     assert scoreboard(page) == {"Anne": 10, "Bruno": 5, "Chloé": 104, "David": 72}
     card = page.locator(".rachat-card")
-    # RULES.md R6: she restarts at the highest total under the seuil, David's 72.
+    # docs/rules.md R6: she restarts at the highest total under the seuil, David's 72.
     assert card.inner_text().startswith(
         "Chloé atteint 104 — se racheter (1er rachat, 2,00\u00a0€) et repartir à 72 ?"
     )
@@ -113,7 +113,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     page.wait_for_selector("text=Donne 4 supprimée.")
     assert scoreboard(page) == {"Anne": 55, "Bruno": 65, "Chloé": 112, "David": 62}
 
-    # End by hand (RULES.md R21): lowest total en course wins; Chloé, out, ranks last.
+    # End by hand (docs/rules.md R21): lowest total en course wins; Chloé, out, ranks last.
     page.locator("summary", has_text="Terminer la partie").click()
     page.get_by_role("button", name="Oui, terminer maintenant").click()
     result = page.locator("#resultat")

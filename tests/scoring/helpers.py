@@ -1,4 +1,4 @@
-"""Short builders for donne inputs in the RULES.md §1 shape."""
+"""Short builders for donne inputs in the docs/rules.md §1 shape."""
 
 from __future__ import annotations
 

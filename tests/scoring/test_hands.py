@@ -1,4 +1,4 @@
-"""Hand parsing, penalties and explanations (RULES.md §3 to §6, R1, R2, R13, R17, R22)."""
+"""Hand parsing, penalties and explanations (docs/rules.md §3 to §6, R1, R2, R13, R17, R22)."""
 
 from __future__ import annotations
 
@@ -59,14 +59,14 @@ def test_penalty_per_preset(preset: str, cards: str, jokers: int, win: str, expe
 
 
 def test_ten_counts_ten_and_french_letters_map_to_english() -> None:
-    # RULES.md §1: R→K, D→Q, V→J; R22: the 10 counts 10.
+    # docs/rules.md §1: R→K, D→Q, V→J; R22: the 10 counts 10.
     french = Hand.from_dict({"cards": ["R", "D", "V", "10", "a"], "jokers": 0})
     assert french.cards == ("K", "Q", "J", "10", "A")
     assert hand_penalty("classique", french, "rami") == 51
 
 
 def test_points_total_counts_like_cards() -> None:
-    # RULES.md §1: {"points": S, "jokers": n} is counted from S and n exactly as from cards.
+    # docs/rules.md §1: {"points": S, "jokers": n} is counted from S and n exactly as from cards.
     assert hand_penalty("classique", {"points": 12, "jokers": 1}, "rami") == 44
     assert hand_penalty("rami51", {"points": 10, "jokers": 2}, "sortie") == 310
     # Only the per-rank deck checks are skipped; the joker count is still checked.
@@ -129,7 +129,7 @@ def test_explain_hand(preset: str, hand: Hand | dict, win: str, text: str) -> No
 
 
 def test_presets_table() -> None:
-    # RULES.md §8, column by column.
+    # docs/rules.md §8, column by column.
     assert list(PRESETS) == ["classique", "rami52_7", "rami52_6", "rami51", "rami40"]
     table = {
         key: (

@@ -10,20 +10,10 @@ from django.urls import reverse
 
 from games.models import Donne, Partie
 from games.selectors import partie_replay
-from tests.factories import decide, hand, make_partie, make_user, play
+from tests.factories import decide, hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
 
 
 @pytest.fixture
@@ -92,7 +82,7 @@ def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 302
     _data, result = partie_replay(partie)
-    # Chloé: (10 + 10 + 2 + joker 10) × 2 = 64 (RULES.md §3.2).
+    # Chloé: (10 + 10 + 2 + joker 10) × 2 = 64 (docs/rules.md §3.2).
     assert result.states[-1].totals == {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12}
 
 
@@ -200,7 +190,7 @@ def test_rachat_decision_through_the_page(client, alice, partie) -> None:
     assert "se racheter" not in page
     play(partie, "Anne", "rami", Bruno=hand("5"), Chloé=hand("5"), David=hand("K"))
     page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
-    # Bruno 100 crosses (RULES.md R4); reference = David's 20; first rachat costs 2,00 €.
+    # Bruno 100 crosses (docs/rules.md R4); reference = David's 20; first rachat costs 2,00 €.
     assert "atteint <strong>100</strong>" in page
     assert "1er rachat, 2,00\u00a0€" in page
     bruno = ids(partie)["Bruno"]
@@ -264,7 +254,7 @@ def test_a_talon_epuise_donne_in_rami52_7_counts_everyone(client, alice) -> None
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 302
     _data, result = partie_replay(partie)
-    # RULES.md §4: plain sums, joker 20 in hand: Paul 18, Rose 30 + 20 = 50.
+    # docs/rules.md §4: plain sums, joker 20 in hand: Paul 18, Rose 30 + 20 = 50.
     assert result.states[-1].totals == {"Paul": 18, "Rose": 50}
 
 
@@ -303,7 +293,7 @@ def test_an_edit_that_blocks_later_donnes_keeps_them_on_the_page_and_undo_target
     data = donne_data(partie, "Anne", points_Bea="60", points_Cyril="5")
     response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
     body = response.content.decode()
-    # Bea: 60 + 40 = 100 at donne 2 (RULES.md R4): donne 3 waits for her decision.
+    # Bea: 60 + 40 = 100 at donne 2 (docs/rules.md R4): donne 3 waits for her decision.
     assert "Nouveau franchissement à la donne 2 : Bea doit décider de son rachat." in body
     assert "Totaux modifiés" not in body
     assert "La donne 3 attend cette décision" in body
@@ -364,7 +354,7 @@ def test_too_many_jokers_across_the_table_is_a_warning_the_table_can_override(
     client, alice, partie
 ) -> None:
     client.force_login(alice)
-    # 4 + 2 jokers kept in hand: the classique deck has 4 (RULES.md §8, R22).
+    # 4 + 2 jokers kept in hand: the classique deck has 4 (docs/rules.md §8, R22).
     data = donne_data(
         partie,
         "Anne",

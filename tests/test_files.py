@@ -20,15 +20,10 @@ from games.files import partie_record
 from games.models import Donne, Hand, Partie, Rachat
 from games.scoring import RamiError
 from games.selectors import partie_replay
-from tests.factories import decide, hand, make_partie, make_user, play
+from tests.factories import decide, hand, make_partie, play
 from tests.sheet_records import SEVEN, long_record
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
 
 
 @pytest.fixture
@@ -64,7 +59,7 @@ def test_the_csv_is_the_marque_for_french_excel(client, p1) -> None:
     assert rows[1][:9] == ["1", "Alice", "Rami", "-10", "-10", "25", "25", "17", "17"]
     assert rows[3][:9] == ["3", "Chloé", "Rami", "7", "-23", "78", "27", "-10", "27"]
     assert rows[3][9] == "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27"
-    # Donne 4: Alice (11+10)×2 = 42, Chloé 12, Bruno −10 (RULES.md §3.2).
+    # Donne 4: Alice (11+10)×2 = 42, Chloé 12, Bruno −10 (docs/rules.md §3.2).
     assert rows[4][:9] == ["4", "Bruno", "Rami", "42", "19", "-10", "17", "12", "39"]
     _data, result = partie_replay(p1)
     for row, state in zip(rows[1:5], result.states, strict=True):

@@ -10,7 +10,7 @@ from games.errors import translated
 from games.models import Donne, Hand, Partie, Rachat
 from games.scoring import RamiError
 from games.selectors import partie_load, partie_replay
-from tests.factories import decide, hand, make_partie, make_user, play
+from tests.factories import decide, hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +18,6 @@ pytestmark = pytest.mark.django_db
 def totals(partie: Partie) -> dict[str, int]:
     _data, result = partie_replay(partie)
     return result.states[-1].totals
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
 
 
 @pytest.fixture
@@ -37,7 +32,7 @@ def p1(alice) -> Partie:
 
 def test_it_records_donnes_and_replays_the_totals(p1) -> None:
     assert Donne.objects.filter(partie=p1).count() == 3
-    # Bruno: 25 + 34 + (10+10+9+10)×2 = 137, waiting for his decision (RULES.md R5).
+    # Bruno: 25 + 34 + (10+10+9+10)×2 = 137, waiting for his decision (docs/rules.md R5).
     assert totals(p1) == {"Alice": -23, "Bruno": 137, "Chloé": 27}
     _data, result = partie_replay(p1)
     [pending] = result.pending
@@ -115,7 +110,7 @@ def test_an_edit_that_makes_a_new_crossing_asks_for_it(p1) -> None:
         win="rami",
         hands={joueurs["Bruno"]: hand("K Q 5"), joueurs["Chloé"]: hand(points=80)},
     )
-    # Chloé: 80 + 20 = 100 at donne 2 (RULES.md R4: exactly 100 crosses).
+    # Chloé: 80 + 20 = 100 at donne 2 (docs/rules.md R4: exactly 100 crosses).
     assert change.pending == [(2, "Chloé")]
     # The replay now stops at donne 2: no "totals changed" compared across different donnes.
     assert change.totals == {}
@@ -126,7 +121,7 @@ def test_deleting_a_donne_renumbers_the_later_ones(p1) -> None:
     services.donne_delete(donne=p1.donnes.get(number=1))
     assert list(p1.donnes.values_list("number", flat=True)) == [1, 2]
     # Bruno: 34 + 78 = 112 crosses again at donne 2; his decision still applies and he
-    # restarts at Chloé's 20 − 10 = 10 (RULES.md R6).
+    # restarts at Chloé's 20 − 10 = 10 (docs/rules.md R6).
     assert totals(p1) == {"Alice": -13, "Bruno": 10, "Chloé": 10}
 
 

@@ -17,11 +17,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
 def partie(alice) -> Partie:
     partie = make_partie(alice, name="Mardi chez Alice", joueurs=["Anne", "Bruno", "Chloé"])
     play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand(points=7))
@@ -84,7 +79,7 @@ def test_the_follower_sees_the_marque_without_any_edit_control(client, partie) -
     body = response.content.decode()
     assert response.status_code == 200
     assert "Mardi chez Alice" in body and 'id="scoreboard"' in body and 'id="marque"' in body
-    # Bruno's king counts 10, Chloé's 7; Anne, the winner, −10 (RULES.md §3.2).
+    # Bruno's king counts 10, Chloé's 7; Anne, the winner, −10 (docs/rules.md §3.2).
     assert all(f'data-total="{t}"' in body for t in ("-10", "10", "7"))
     assert "<form" not in body and "hx-post" not in body
     assert "/donnes/" not in body and "/parties/" not in body

@@ -1,4 +1,4 @@
-"""The money of a partie: pot shares, nets and who pays whom (RULES.md §2, R11, R12, R16)."""
+"""The money of a partie: pot shares, nets and who pays whom (docs/rules.md §2, R11, R12, R16)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_a_shared_win_splits_the_pot_remainder_to_the_earliest_seat() -> None:
     totals = {"Anne": 40, "Bruno": 10, "Chloé": 10}
     final = compute_final(config, players, totals, players, {}, dict.fromkeys(players, 0), False)
     assert final.winner == ["Bruno", "Chloé"]
-    # RULES.md R16: 303 split in two, the odd centime to Bruno (earlier seat); Anne's due of
+    # docs/rules.md R16: 303 split in two, the odd centime to Bruno (earlier seat); Anne's due of
     # 30 × 3 = 90 split in two as well.
     assert final.shares == {"Anne": 0, "Bruno": 152, "Chloé": 151}
     assert final.points_settlement == {"Anne": -90, "Bruno": 45, "Chloé": 45}

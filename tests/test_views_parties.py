@@ -76,7 +76,7 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
     assert [j.name for j in partie.joueurs.all()] == ["Zoé", "Anne", "Bruno"]
     assert partie.name.startswith("Partie du ")
     assert str(partie.stake) == "1.50" and str(partie.rachat_price) == "1.50"
-    assert partie.seuil_inclusive is None  # the preset decides: > 150 (RULES.md R20)
+    assert partie.seuil_inclusive is None  # the preset decides: > 150 (docs/rules.md R20)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,108 @@
+"""The house issue: a request loads the partie once and replays it at most once. Recording a
+donne replays only under the service's lock, and the page after it is drawn from that replay.
+The replay counted here is the engine's own function, wrapped so that it still runs. Cast:
+alice owns a 4-player partie."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import selectors
+from games.models import Donne
+from tests.factories import hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+NAMES = ["Anne", "Bruno", "Chloé", "David"]
+
+
+@pytest.fixture
+def replays(monkeypatch) -> list[int]:
+    """How many donnes each engine replay of the request went through."""
+    calls: list[int] = []
+    real = selectors.replay
+
+    def counted(preset, players, donnes, *args, **kwargs):
+        calls.append(len(donnes))
+        return real(preset, players, donnes, *args, **kwargs)
+
+    monkeypatch.setattr(selectors, "replay", counted)
+    return calls
+
+
+@pytest.fixture
+def partie():
+    partie = make_partie(make_user("alice"), joueurs=NAMES)
+    for _ in range(3):
+        play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("5"))
+    return partie
+
+
+def _loads(queries: CaptureQueriesContext) -> int:
+    """Loads of the partie: partie_load reads the hands in one query."""
+    return sum('FROM "games_hand"' in q["sql"] for q in queries.captured_queries)
+
+
+def _next_donne_post(client, partie) -> dict[str, str]:
+    """The form of the page as the phone has it, filled in: every field the page rendered."""
+    page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+    fields = dict(
+        re.findall(r'<input type="hidden" name="(cle|etat|en_course)" value="([^"]*)"', page)
+    )
+    pk = {j.name: j.pk for j in partie.joueurs.all()}
+    return {
+        **fields,
+        "winner": str(pk["Bruno"]),
+        "win": "rami",
+        f"points_{pk['Anne']}": "7",
+        f"points_{pk['Chloé']}": "3",
+        f"points_{pk['David']}": "12",
+    }
+
+
+def test_the_partie_page_loads_and_replays_the_partie_once(client, partie, replays) -> None:
+    client.force_login(partie.owner)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("partie_detail", args=[partie.pk]))
+    assert response.status_code == 200
+    assert replays == [3]
+    assert _loads(queries) == 1
+
+
+def test_recording_a_donne_replays_once_under_the_lock(client, partie, replays) -> None:
+    client.force_login(partie.owner)
+    data = _next_donne_post(client, partie)
+    replays.clear()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
+    assert response.status_code == 200
+    assert "Donne 4 notée." in response.content.decode()
+    # The service's replay of the 3 stored donnes and the new one; the page is drawn from it.
+    assert replays == [4]
+    assert _loads(queries) == 1
+    assert Donne.objects.filter(partie=partie).count() == 4
+
+
+def test_a_double_tap_replays_once_and_records_once(client, partie, replays) -> None:
+    client.force_login(partie.owner)
+    data = _next_donne_post(client, partie)
+    client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
+    replays.clear()
+    response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
+    assert response.status_code == 200
+    assert replays == [4]
+    assert Donne.objects.filter(partie=partie).count() == 4
+
+
+def test_the_live_count_of_a_hand_needs_no_replay(client, partie, replays) -> None:
+    client.force_login(partie.owner)
+    data = _next_donne_post(client, partie)
+    replays.clear()
+    response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
+    assert replays == []
+    assert "12" in response.content.decode()
