@@ -203,3 +203,14 @@ def test_catalogue_is_up_to_date_with_the_code(tmp_path: Path) -> None:
     assert problems(copy) == [], "run `make messages` and translate the new strings"
     ids = {e["msgid"] for e in read_po(copy)}
     assert ids == {e["msgid"] for e in read_po(PO)}, "run `make messages`"
+
+
+def test_money_follows_the_language() -> None:
+    from games.display.numbers import format_money
+
+    assert format_money(Decimal("1234.5")) == "1\u202f234,50\u00a0€"
+    assert format_money(Decimal("-2")) == "\u22122,00\u00a0€"
+    assert format_money(Decimal("2"), "CHF") == "2,00\u00a0CHF"
+    with translation.override("en"):
+        assert format_money(Decimal("1234.5")) == "€1,234.50"
+        assert format_money(Decimal("-2")) == "\u2212€2.00"
