@@ -1,16 +1,22 @@
-"""The score chart: an SVG built on the server from the engine's states, one line per player.
+"""The score chart: an SVG drawn on the server from the engine's states, one line per player.
 
 Readable in black and white (a printed marque): each player has a dash pattern and a marker
 shape of his own, not only a colour. The seuil is a dashed line; a rachat is the line dropping
 back to the restart score with a ▼ there; an elimination ends the line with a cross.
+
+Python computes the geometry and the words; templates/games/chart.svg writes the markup and
+escapes the names, as healthchecks draws its badges (hc/lib/badges.py). The words are
+translated here, not in the template: makemessages reads .py and .html files, not .svg.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from html import escape
+from dataclasses import dataclass
 
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.display.numbers import number
@@ -24,6 +30,7 @@ SHAPES = ("circle", "square", "triangle", "diamond", "plus", "star", "ring", "ba
 WIDTH, HEIGHT = 760, 330
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 44
 LEGEND_ROW = 20
+LEGEND_COLUMN = 150
 
 
 def nice_step(span: float, ticks: int = 6) -> int:
@@ -36,179 +43,268 @@ def nice_step(span: float, ticks: int = 6) -> int:
     return int(10 * power)
 
 
-def _marker(shape: str, x: float, y: float, colour: str, size: float = 4.0) -> str:
-    s = size
-    fill = f'fill="{colour}" stroke="{colour}"'
-    if shape == "circle":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{s:.1f}" {fill}/>'
-    if shape == "ring":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{s:.1f}" fill="#fff" stroke="{colour}"/>'
-    if shape == "square":
+def _tenth(value: float) -> float:
+    """A coordinate to a tenth of a unit: finer is invisible and only lengthens the markup."""
+    return round(float(value), 1)
+
+
+def _points(*xy: tuple[float, float]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A gridline of the score axis (``at`` is its y) or a tick of the donne axis (its x)."""
+
+    at: float
+    label: str | int
+    label_at: float | None = None  # a score's label: its baseline, just under the gridline
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A player's point in his shape and colour. The template picks the element by shape."""
+
+    shape: str
+    colour: str
+    x: float
+    y: float
+    size: float = 3.2
+
+    @property
+    def centre_x(self) -> float:
+        return _tenth(self.x)
+
+    @property
+    def centre_y(self) -> float:
+        return _tenth(self.y)
+
+    @property
+    def radius(self) -> float:
+        return _tenth(self.size)
+
+    @property
+    def box(self) -> dict[str, float]:
+        """The rectangle of a square, or of a flat bar."""
+        s = self.size
+        half = s if self.shape == "square" else s / 3
+        return {
+            "x": _tenth(self.x - s),
+            "y": _tenth(self.y - half),
+            "width": _tenth(2 * s),
+            "height": _tenth(2 * half),
+        }
+
+    @property
+    def points(self) -> str:
+        """The polygon of a triangle, a diamond or a five-pointed star."""
+        x, y, s = self.x, self.y, self.size
+        if self.shape == "triangle":
+            return _points((x, y - s), (x + s, y + s), (x - s, y + s))
+        if self.shape == "diamond":
+            return _points((x, y - s), (x + s, y), (x, y + s), (x - s, y))
+        return _points(
+            *(
+                (
+                    x + (s if i % 2 == 0 else s / 2.2) * math.sin(i * math.pi / 5),
+                    y - (s if i % 2 == 0 else s / 2.2) * math.cos(i * math.pi / 5),
+                )
+                for i in range(10)
+            )
+        )
+
+    @property
+    def path(self) -> str:
+        """The two strokes of a plus."""
+        x, y, s = self.x, self.y, self.size
+        return f"M{x - s:.1f} {y:.1f}H{x + s:.1f}M{x:.1f} {y - s:.1f}V{y + s:.1f}"
+
+
+@dataclass(frozen=True)
+class Drop:
+    """▼ where a rachat sends a line back to the restart score."""
+
+    x: float
+    y: float
+    size: float = 4.5
+
+    @property
+    def points(self) -> str:
+        x, y, s = self.x, self.y, self.size
+        return _points((x - s, y - s), (x + s, y - s), (x, y + s * 0.6))
+
+
+@dataclass(frozen=True)
+class Cross:
+    """✕ where an elimination ends a line."""
+
+    x: float
+    y: float
+    size: float = 5.5
+
+    @property
+    def path(self) -> str:
+        x, y, s = self.x, self.y, self.size
         return (
-            f'<rect x="{x - s:.1f}" y="{y - s:.1f}" width="{2 * s:.1f}" '
-            f'height="{2 * s:.1f}" {fill}/>'
+            f"M{x - s:.1f} {y - s:.1f}L{x + s:.1f} {y + s:.1f}"
+            f"M{x - s:.1f} {y + s:.1f}L{x + s:.1f} {y - s:.1f}"
         )
-    if shape == "triangle":
-        points = f"{x:.1f},{y - s:.1f} {x + s:.1f},{y + s:.1f} {x - s:.1f},{y + s:.1f}"
-        return f'<polygon points="{points}" {fill}/>'
-    if shape == "diamond":
-        points = f"{x:.1f},{y - s:.1f} {x + s:.1f},{y:.1f} {x:.1f},{y + s:.1f} {x - s:.1f},{y:.1f}"
-        return f'<polygon points="{points}" {fill}/>'
-    if shape == "star":
-        points = " ".join(
-            f"{x + (s if i % 2 == 0 else s / 2.2) * math.sin(i * math.pi / 5):.1f},"
-            f"{y - (s if i % 2 == 0 else s / 2.2) * math.cos(i * math.pi / 5):.1f}"
-            for i in range(10)
-        )
-        return f'<polygon points="{points}" {fill}/>'
-    if shape == "bar":
-        return (
-            f'<rect x="{x - s:.1f}" y="{y - s / 3:.1f}" width="{2 * s:.1f}" '
-            f'height="{2 * s / 3:.1f}" {fill}/>'
-        )
-    # plus
-    return (
-        f'<path d="M{x - s:.1f} {y:.1f}H{x + s:.1f}M{x:.1f} {y - s:.1f}V{y + s:.1f}" '
-        f'stroke="{colour}" stroke-width="2"/>'
-    )
 
 
-def _cross(x: float, y: float, s: float = 5.5) -> str:
-    return (
-        f'<path class="elimination" d="M{x - s:.1f} {y - s:.1f}L{x + s:.1f} {y + s:.1f}'
-        f'M{x - s:.1f} {y + s:.1f}L{x + s:.1f} {y - s:.1f}" stroke="#000" stroke-width="2.2"/>'
-    )
+@dataclass(frozen=True)
+class PlayerLine:
+    player: str
+    colour: str
+    dash: str  # "" for a solid line
+    points: str
+    markers: list[Marker]
 
 
-def _drop(x: float, y: float, s: float = 4.5) -> str:
-    points = f"{x - s:.1f},{y - s:.1f} {x + s:.1f},{y - s:.1f} {x:.1f},{y + s * 0.6:.1f}"
-    return (
-        f'<polygon class="rachat" points="{points}" fill="#fff" stroke="#000" stroke-width="1.3"/>'
-    )
+@dataclass(frozen=True)
+class LegendEntry:
+    """A player in the legend: a stretch of his line with his marker, then his name."""
+
+    player: str
+    colour: str
+    dash: str
+    x: int
+    y: int
+    marker: Marker
+
+    @property
+    def line_end(self) -> int:
+        return self.x + 34
+
+    @property
+    def text_x(self) -> int:
+        return self.x + 40
+
+    @property
+    def text_y(self) -> int:
+        return self.y + 4
 
 
-def score_chart(
-    players: Sequence[str], states: Sequence[DonneState], *, seuil: int | None = None
-) -> str:
-    """The SVG markup (escaped names) for a marque; an empty string before the first donne."""
-    if not states:
-        return ""
-    # Each player's path: (donne, score) points; a rachat adds a second point at the same donne.
+def _paths(players: Sequence[str], states: Sequence[DonneState]):
+    """Each player's line as (donne, score) points, from 0 at donne 0; a rachat adds a second
+    point at the same donne (the drop to the restart), and where the ▼ and ✕ go."""
     paths: dict[str, list[tuple[int, int]]] = {p: [(0, 0)] for p in players}
     drops: list[tuple[int, int]] = []
     crosses: list[tuple[int, int]] = []
-    values = [0]
     for state in states:
         for player in players:
             if player not in state.points:
                 continue  # out of the partie: the line has ended
             crossed = state.totals_before_rachat[player]
             paths[player].append((state.number, crossed))
-            values.append(crossed)
             if player in state.rachats:
                 restart = state.rachats[player].restart
                 paths[player].append((state.number, restart))
                 drops.append((state.number, restart))
-                values.append(restart)
             if player in state.eliminated:
                 crosses.append((state.number, crossed))
-    if seuil is not None:
-        values.append(seuil)
+    return paths, drops, crosses
+
+
+def _scale(values: list[int]) -> tuple[int, int, int]:
+    """The score axis: round bounds around every value, and the step between gridlines."""
     low, high = min(values), max(values)
     step = nice_step(high - low)
     low = math.floor(low / step) * step
     high = math.ceil(high / step) * step + (step if high % step == 0 else 0)
+    return low, high, step
+
+
+def score_chart(
+    players: Sequence[str], states: Sequence[DonneState], *, seuil: int | None = None
+) -> SafeString:
+    """The SVG markup (escaped names) for a marque; an empty string before the first donne."""
+    if not states:
+        return SafeString("")
+    paths, drops, crosses = _paths(players, states)
+    values = [score for path in paths.values() for _donne, score in path]
+    low, high, step = _scale(values + ([seuil] if seuil is not None else []))
     count = len(states)
     # Two legend rows at least: the rachat and elimination symbols sit in the last column.
     legend_rows = max(2, math.ceil(len(players) / 4))
-    height = HEIGHT + legend_rows * LEGEND_ROW
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    bottom = TOP + plot_h
 
-    def px(donne: int) -> float:
+    def x_of(donne: int) -> float:
         return LEFT + plot_w * donne / count
 
-    def py(score: int) -> float:
+    def y_of(score: int) -> float:
         return TOP + plot_h * (high - score) / (high - low)
 
-    title = escape(_("Courbe des scores"))
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" '
-        f'viewBox="0 0 {WIDTH} {height}" '
-        f'role="img" aria-label="{title}" font-family="DejaVu Sans, Arial, sans-serif" '
-        f'font-size="11">',
-        f"<title>{title}</title>",
-        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" '
-        f'fill="#fff" stroke="#999"/>',
-    ]
-    for score in range(low, high + 1, step):
-        y = py(score)
-        label = number(score)
-        out.append(
-            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e5e5e5"/>'
-        )
-        out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
-    x_step = nice_step(count, 10)
-    for donne in range(0, count + 1, x_step):
-        x = px(donne)
-        out.append(
-            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h}" y2="{TOP + plot_h + 4}" '
-            f'stroke="#666"/>'
-        )
-        out.append(f'<text x="{x:.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{donne}</text>')
-    out.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{TOP + plot_h + 34}" text-anchor="middle" '
-        f'font-weight="bold">{escape(_("Donne"))}</text>'
-    )
-    out.append(
-        f'<text transform="translate(14 {TOP + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" '
-        f'font-weight="bold">{escape(_("Points"))}</text>'
-    )
-    if seuil is not None:
-        y = py(seuil)
-        out.append(
-            f'<line class="seuil" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}" '
-            f'stroke="#b91c1c" stroke-width="1.5" stroke-dasharray="8 4"/>'
-        )
-        out.append(
-            f'<text x="{LEFT + plot_w - 4}" y="{y - 4:.1f}" text-anchor="end" fill="#b91c1c">'
-            f"{escape(_('seuil %(seuil)s') % {'seuil': seuil})}</text>"
-        )
+    def style(index: int) -> tuple[str, str, str]:
+        return COLOURS[index % 8], DASHES[index % 8], SHAPES[index % 8]
+
     # A marker every few donnes, so that a long partie does not turn into a smear of shapes.
     every = max(1, math.ceil(count / 12))
+    lines = []
     for index, player in enumerate(players):
-        colour, dash, shape = (
-            COLOURS[index % 8],
-            DASHES[index % 8],
-            SHAPES[index % 8],
+        colour, dash, shape = style(index)
+        path = paths[player]
+        last = path[-1][0]
+        lines.append(
+            PlayerLine(
+                player=player,
+                colour=colour,
+                dash=dash,
+                points=_points(*((x_of(d), y_of(s)) for d, s in path)),
+                markers=[
+                    Marker(shape, colour, x_of(d), y_of(s))
+                    for d, s in path[1:]
+                    if d % every == 0 or d == last
+                ],
+            )
         )
-        points = " ".join(f"{px(d):.1f},{py(s):.1f}" for d, s in paths[player])
-        dasharray = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(
-            f'<polyline class="player-line" data-player="{escape(player)}" points="{points}" '
-            f'fill="none" stroke="{colour}" stroke-width="2"{dasharray}/>'
-        )
-        for d, s in paths[player][1:]:
-            if d % every == 0 or d == paths[player][-1][0]:
-                out.append(_marker(shape, px(d), py(s), colour, 3.2))
-    out += [_drop(px(d), py(s)) for d, s in drops]
-    out += [_cross(px(d), py(s)) for d, s in crosses]
     # Legend: four players a row, then the rachat and elimination symbols.
     base = HEIGHT + 4
+    legend = []
     for index, player in enumerate(players):
-        x = LEFT + (index % 4) * 150
-        y = base + (index // 4) * LEGEND_ROW
-        colour, dash, shape = COLOURS[index % 8], DASHES[index % 8], SHAPES[index % 8]
-        dasharray = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(
-            f'<line x1="{x}" x2="{x + 34}" y1="{y}" y2="{y}" stroke="{colour}" '
-            f'stroke-width="2"{dasharray}/>'
-        )
-        out.append(_marker(shape, x + 17, y, colour, 3.2))
-        out.append(f'<text x="{x + 40}" y="{y + 4}">{escape(player)}</text>')
-    x = LEFT + 4 * 150 - 30
-    out.append(_drop(x, base - 1))
-    out.append(f'<text x="{x + 9}" y="{base + 4}">{escape(_("rachat"))}</text>')
-    out.append(_cross(x, base + LEGEND_ROW, 4.5))
-    out.append(f'<text x="{x + 9}" y="{base + LEGEND_ROW + 4}">{escape(_("éliminé"))}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+        colour, dash, shape = style(index)
+        x, y = LEFT + (index % 4) * LEGEND_COLUMN, base + (index // 4) * LEGEND_ROW
+        legend.append(LegendEntry(player, colour, dash, x, y, Marker(shape, colour, x + 17, y)))
+    symbols_x = LEFT + 4 * LEGEND_COLUMN - 30
+    context = {
+        "title": _("Courbe des scores"),
+        "width": WIDTH,
+        "height": HEIGHT + legend_rows * LEGEND_ROW,
+        "left": LEFT,
+        "top": TOP,
+        "right": LEFT + plot_w,
+        "bottom": bottom,
+        "plot_w": plot_w,
+        "plot_h": plot_h,
+        "score_label_x": LEFT - 6,
+        "score_ticks": [
+            Tick(_tenth(y_of(score)), number(score), _tenth(y_of(score) + 4))
+            for score in range(low, high + 1, step)
+        ],
+        "donne_ticks": [
+            Tick(_tenth(x_of(d)), d) for d in range(0, count + 1, nice_step(count, 10))
+        ],
+        "donne_tick_end": bottom + 4,
+        "donne_label_y": bottom + 16,
+        "donne_title": _("Donne"),
+        "donne_title_x": _tenth(LEFT + plot_w / 2),
+        "donne_title_y": bottom + 34,
+        "points_title": _("Points"),
+        "points_title_y": _tenth(TOP + plot_h / 2),
+        "seuil_label": None if seuil is None else _("seuil %(seuil)s") % {"seuil": seuil},
+        "seuil_y": None if seuil is None else _tenth(y_of(seuil)),
+        "seuil_label_x": LEFT + plot_w - 4,
+        "seuil_label_y": None if seuil is None else _tenth(y_of(seuil) - 4),
+        "lines": lines,
+        "drops": [Drop(x_of(d), y_of(s)) for d, s in drops],
+        "crosses": [Cross(x_of(d), y_of(s)) for d, s in crosses],
+        "legend": legend,
+        "legend_drop": Drop(symbols_x, base - 1),
+        "legend_cross": Cross(symbols_x, base + LEGEND_ROW, 4.5),
+        "legend_symbols_text_x": symbols_x + 9,
+        "legend_rachat": _("rachat"),
+        "legend_rachat_y": base + 4,
+        "legend_eliminated": _("éliminé"),
+        "legend_eliminated_y": base + LEGEND_ROW + 4,
+    }
+    return render_to_string("games/chart.svg", context)

@@ -4,6 +4,7 @@ own field names; the engine counts, and refuses what the rules refuse."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -187,10 +188,11 @@ class DonneForm(forms.Form):
         """The card picker's keys, in the letters of the interface's language."""
         return [card_letter(rank, get_language() or "fr") for rank in RANKS]
 
-    @staticmethod
-    def letters() -> dict[str, str]:
-        """The engine's letters the picker shows otherwise (K → R in French), for the chips."""
-        return dict(FRENCH_LETTERS) if (get_language() or "fr").startswith("fr") else {}
+    @property
+    def letters_json(self) -> str:
+        """How the chips of the card picker write the engine's letters (K → R in French)."""
+        language = get_language() or "fr"
+        return json.dumps({rank: card_letter(rank, language) for rank in FRENCH_LETTERS})
 
     # -- cleaning ---------------------------------------------------------------------------
 

@@ -4,12 +4,13 @@ from decimal import Decimal
 
 from django import template
 from django.utils.html import escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games.centimes import format_money
 from games.display import numbers
-from games.display.marque import Cell
+from games.display.chart import score_chart as draw_chart
+from games.display.marque import Cell, Marque
+from games.display.numbers import format_money
 
 register = template.Library()
 
@@ -31,7 +32,7 @@ OUT_LABELS = {"declined": _("abandonne"), "definitive_exclusion": _("exclu")}
 @register.simple_tag
 def marque_cell(cell: Cell) -> str:
     """One cell of the marque in one step: the donne's points, then the running total, framed
-    at or over the seuil (RULES.md §1), the rachat where it happens (R1 → 27) and an
+    at or over the seuil (docs/rules.md §1), the rachat where it happens (R1 → 27) and an
     elimination. A template per cell cost ten template nodes; a long partie has 2 000 cells.
     Everything in a cell is a number or one of our labels: nothing typed by a player."""
     if cell.points is None:
@@ -53,3 +54,10 @@ def marque_cell(cell: Cell) -> str:
     return mark_safe(  # noqa: S308 - numbers and our own escaped labels only
         f'<td class="text-center{winner}"><span class="pts">{points}</span>{total}{out}</td>'
     )
+
+
+@register.simple_tag
+def score_chart(marque: Marque) -> SafeString:
+    """``{% score_chart marque as chart %}``: the partie's SVG score chart, for
+    games/_chart.html (the template of games/display/chart.py escapes the names)."""
+    return draw_chart(marque.data.names, marque.result.states, seuil=marque.rules.seuil)

@@ -3,22 +3,25 @@
 "use strict";
 
 (function () {
-  const FRENCH = { K: "R", Q: "D", J: "V" };
-
   function cardsOf(input) {
     return input.value.trim().split(/[\s,]+/).filter(Boolean);
   }
 
+  // The letters and words come from the page, in its language (games/forms/donne.py): the
+  // engine's K is R on a French table.
   function renderChips(picker) {
     const input = picker.querySelector(".cards-input");
     const chips = picker.querySelector(".chips");
+    const form = picker.closest("form");
+    const letters = JSON.parse(form.dataset.letters || "{}");
     chips.replaceChildren();
     cardsOf(input).forEach(function (card, index) {
       const chip = document.createElement("button");
       chip.type = "button";
       chip.className = "btn btn-sm btn-dark me-1 mb-1 chip";
-      chip.textContent = (FRENCH[card.toUpperCase()] || card.toUpperCase()) + " ✕";
-      chip.setAttribute("aria-label", "Retirer " + card);
+      const letter = letters[card.toUpperCase()] || card.toUpperCase();
+      chip.textContent = letter + " ✕";
+      chip.setAttribute("aria-label", (form.dataset.removeLabel || "") + " " + letter);
       chip.addEventListener("click", function () {
         const cards = cardsOf(input);
         cards.splice(index, 1);
@@ -123,7 +126,7 @@
         }).replace(/^_/, "");
         const field = form.querySelector("[name=" + name + "]");
         if (!field) return;
-        if (field.tagName === "SELECT") field.options[0].text = "selon la variante (" + preset.dataset[key] + ")";
+        if (field.tagName === "SELECT") field.options[0].text = form.dataset.presetLabel + " (" + preset.dataset[key] + ")";
         else field.placeholder = preset.dataset[key];
       });
     }
@@ -133,9 +136,12 @@
     refresh();
   }
 
-  // Each element is set up once, however many htmx swaps happen around it.
+  // Each element is set up once, however many htmx swaps happen around it. The root counts
+  // too: an outerHTML swap hands over the swapped element itself.
   function once(root, selector, fn) {
-    root.querySelectorAll(selector).forEach(function (el) {
+    const found = Array.from(root.querySelectorAll(selector));
+    if (root.matches && root.matches(selector)) found.unshift(root);
+    found.forEach(function (el) {
       if (el.dataset.ready) return;
       el.dataset.ready = "1";
       fn(el);
@@ -155,6 +161,12 @@
   }
 
   document.documentElement.classList.add("js");
-  document.addEventListener("DOMContentLoaded", function () { setup(document); });
-  document.addEventListener("htmx:afterSettle", function () { setup(document); });
+  if (window.htmx) {
+    // The page (htmx:load on <body>) and then only what each swap brings in. htmx is loaded
+    // before this file: both are deferred, and _base.html puts {% htmx_script %} first.
+    htmx.onLoad(setup);
+  } else {
+    // The printable sheet loads this file without htmx.
+    document.addEventListener("DOMContentLoaded", function () { setup(document); });
+  }
 })();
