@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.centimes import from_centimes
@@ -59,7 +59,7 @@ class Sheet:
     pot: Decimal = Decimal("0.00")
     money: list[MoneyLine] = field(default_factory=list)
     transfers: list[tuple[str, str, Decimal]] = field(default_factory=list)
-    chart: SafeString = field(default_factory=lambda: mark_safe(""))
+    chart: SafeString = field(default_factory=SafeString)
     has_money: bool = False
     has_points_settlement: bool = False
 
@@ -168,8 +168,7 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         pot=from_centimes(final.pot),
         money=money,
         transfers=transfers,
-        # games.chart escapes the player names itself.
-        chart=mark_safe(score_chart(data.names, result.states, seuil=config.seuil)),  # noqa: S308
+        chart=score_chart(data.names, result.states, seuil=config.seuil),
         has_money=any(final.net.values()) or final.pot > 0,
         has_points_settlement=any(final.points_settlement.values()),
     )
