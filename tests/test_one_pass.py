@@ -106,3 +106,17 @@ def test_the_live_count_of_a_hand_needs_no_replay(client, partie, replays) -> No
     response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
     assert replays == []
     assert "12" in response.content.decode()
+
+
+def test_editing_a_donne_replays_only_under_the_lock(client, partie, replays) -> None:
+    client.force_login(partie.owner)
+    page = client.get(reverse("donne_edit", args=[partie.pk, 2])).content.decode()
+    fields = dict(re.findall(r'name="(cle|etat|en_course)" value="([^"]*)"', page))
+    pk = {j.name: j.pk for j in partie.joueurs.all()}
+    data = {**fields, "winner": str(pk["Anne"]), "win": "rami"}
+    data |= {f"points_{pk[name]}": "4" for name in ("Bruno", "Chloé", "David")}
+    replays.clear()
+    response = client.post(reverse("donne_edit", args=[partie.pk, 2]), data)
+    assert response.status_code == 302
+    # The partie before and after the edit, both under the lock: the page says what changed.
+    assert replays == [3, 3]

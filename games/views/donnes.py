@@ -27,16 +27,20 @@ from games.views.partie_page import (
 )
 
 
-def _posted_form(request: HttpRequest, partie: Partie) -> tuple[DonneForm, Marque | None]:
-    """The posted donne form. It names the players it was built for, so no replay is needed
-    to read it; a post that does not (an old page, a script) has the replay say who is en
-    course, and that marque comes back too."""
+def _posted_form(
+    request: HttpRequest, partie: Partie, donne: Donne | None = None
+) -> tuple[DonneForm, Marque | None]:
+    """The posted form of a new donne (or of ``donne``, edited). It names the players it was
+    built for, so no replay is needed to read it; a post that does not (an old page, a
+    script) has the replay say who is en course, and that marque comes back too."""
     joueurs = list(partie.joueurs.all())
     chosen = DonneForm.posted_players(request.POST, joueurs)
     if chosen is not None:
         return DonneForm(request.POST, preset=partie.preset, joueurs=chosen), None
     marque = load_marque(partie)
-    return DonneForm.next_donne(marque, request.POST), marque
+    if donne is None:
+        return DonneForm.next_donne(marque, request.POST), marque
+    return DonneForm.from_donne(marque, donne, request.POST), marque
 
 
 @login_required
@@ -80,11 +84,8 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/partie_detail.html#previews", {"lines": form.previews()})
 
 
-def _donne_at(marque: Marque, number: int) -> Donne:
-    donne = next((d for d in marque.data.donnes if d.number == number), None)
-    if donne is None:
-        raise Http404
-    return donne
+def _donne_at(marque: Marque, number: int) -> Donne | None:
+    return next((d for d in marque.data.donnes if d.number == number), None)
 
 
 @login_required
@@ -92,13 +93,16 @@ def _donne_at(marque: Marque, number: int) -> Donne:
 @never_cache
 def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    marque = load_marque(partie)
-    donne = _donne_at(marque, number)
     status = 200
     if request.method == "GET":
+        marque = load_marque(partie)
+        donne = _donne_at(marque, number)
+        if donne is None:
+            raise Http404
         form = DonneForm.from_donne(marque, donne)
     else:
-        form = DonneForm.from_donne(marque, donne, request.POST)
+        donne = get_object_or_404(Donne, partie=partie, number=number)
+        form, marque = _posted_form(request, partie, donne)
         if form.is_valid():
             try:
                 change = services.donne_update(
@@ -109,11 +113,11 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     etat=form.cleaned_data["etat"] or None,
                 )
             except RamiError as err:
+                marque = load_marque(partie)
                 if err.code != "etat_perime":
                     form.add_refusal(err, number)
                 else:
-                    marque = load_marque(partie)
-                    donne = next((d for d in marque.data.donnes if d.number == number), None)
+                    donne = _donne_at(marque, number)
                     if donne is None:
                         return stale(request, partie, err)
                     form = DonneForm.retyped(marque, request.POST, err, donne=donne)
@@ -122,6 +126,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
                 say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
+        marque = marque or load_marque(partie)
     context = {
         "partie": partie,
         "donne": donne,
