@@ -109,6 +109,7 @@ class DonneForm(forms.Form):
         if data is None:
             data = QueryDict(mutable=True)
             data.update(cls._stored(marque, donne))
+            data["en_course"] = " ".join(str(j.pk) for j in joueurs)
         return cls._for(marque, joueurs, data)
 
     @classmethod
