@@ -34,7 +34,7 @@ test: lint
 	$(VENV)/bin/pytest
 
 bench: $(VENV)/.installed-dev
-	$(PY) bench/run.py
+	$(PY) -m bench
 
 # French is the source language: refresh locale/en/LC_MESSAGES/django.po (the engine's N_
 # markers included), translate what is new, then commit the .po and the compiled .mo.
