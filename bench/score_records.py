@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "data" / "score_golden.jsonl.gz"
 EXAMPLES = ROOT / "tests" / "data" / "examples.json"
 
 sys.path.insert(0, str(ROOT))
@@ -43,8 +42,13 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
-from django.core.management.base import CommandError  # noqa: E402
+from tests.scoring.golden import (  # noqa: E402
+    GOLDEN,
+    first_difference,
+    input_text,
+    load_golden,
+    run_score,
+)
 
 SEED = 20240607
 VALID = 340  # generated valid records
@@ -52,26 +56,6 @@ REFUSED = 60  # generated refused records (15 %)
 # Output formats, cycled over the records in order: mostly JSON.
 FORMAT_CYCLE = ("json", "text", "json", "csv", "json")
 PRESET_KEYS = ("classique", "rami52_7", "rami52_6", "rami51", "rami40")
-
-
-# -- running the command (shared by --write and the comparison) ---------------------------------
-
-
-def input_text(record: Any) -> str:
-    """What ``rami score -`` reads: a raw string as is, anything else as JSON."""
-    return record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
-
-
-def run_score(record: Any, fmt: str) -> tuple[int, str]:
-    """``manage.py rami score - --format fmt`` on the record: (exit code, stdout)."""
-    out = io.StringIO()
-    try:
-        call_command(
-            "rami", "score", "-", format=fmt, stdin=io.StringIO(input_text(record)), stdout=out
-        )
-    except CommandError as err:
-        return err.returncode, out.getvalue()
-    return 0, out.getvalue()
 
 
 # -- valid parties ------------------------------------------------------------------------------
@@ -909,22 +893,6 @@ def write() -> int:
     size = GOLDEN.stat().st_size
     sys.stdout.write(f"{len(lines)} records written to {GOLDEN.relative_to(ROOT)} ({size} bytes)\n")
     return 0
-
-
-def first_difference(expected: str, actual: str) -> str:
-    old, new = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
-    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
-        if a != b:
-            return f"line {number}: expected {a!r}, got {b!r}"
-    number = min(len(old), len(new)) + 1
-    if len(old) > len(new):
-        return f"line {number}: expected {old[number - 1]!r}, got end of output"
-    return f"line {number}: expected end of output, got {new[number - 1]!r}"
-
-
-def load_golden() -> list[dict[str, Any]]:
-    with gzip.open(GOLDEN, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
 
 
 def compare() -> int:

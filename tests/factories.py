@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -45,3 +46,17 @@ def play(partie: Partie, winner: str | None, win: str, **hands: dict[str, Any]):
 
 def decide(partie: Partie, name: str, accepted: bool) -> None:
     services.rachat_decide(partie=partie, joueur=partie.joueurs.get(name=name), accepted=accepted)
+
+
+def partie_p1(owner: User, *, donnes: int = 4, decided: bool = True) -> Partie:
+    """examples.json P1 played through the services (stake 1,00 €, rachat 2,00 €): Bruno
+    crosses at donne 3 and buys back when ``decided``; ``donnes`` plays the first ones."""
+    partie = make_partie(owner, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
+    play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
+    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
+    play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
+    if decided:
+        decide(partie, "Bruno", True)
+    if donnes >= 4:
+        play(partie, "Bruno", "rami", Alice=hand("A", jokers=1), Chloé=hand("", points=12))
+    return partie

@@ -20,7 +20,7 @@ from games.files import partie_record
 from games.models import Donne, Hand, Partie, Rachat
 from games.scoring import RamiError
 from games.selectors import partie_replay
-from tests.factories import decide, hand, make_partie, play
+from tests.factories import partie_p1
 from tests.sheet_records import SEVEN, long_record
 
 pytestmark = pytest.mark.django_db
@@ -35,14 +35,7 @@ def client(alice) -> Client:
 
 @pytest.fixture
 def p1(alice) -> Partie:
-    """examples.json P1 played through the services: Bruno buys back at donne 3."""
-    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
-    play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
-    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
-    play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
-    decide(partie, "Bruno", True)
-    play(partie, "Bruno", "rami", Alice=hand("A", jokers=1), Chloé=hand("", points=12))
-    return partie
+    return partie_p1(alice)
 
 
 def test_the_csv_is_the_marque_for_french_excel(client, p1) -> None:

@@ -18,7 +18,7 @@ from games.display.comptes import build_accounts, name_key
 from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
 from games.selectors import partie_load, partie_replay, parties_with_donnes
-from tests.factories import decide, hand, make_partie, play
+from tests.factories import decide, hand, make_partie, partie_p1, play
 from tests.scoring.conftest import load_examples
 
 pytestmark = pytest.mark.django_db
@@ -28,13 +28,8 @@ EXAMPLES = load_examples()["partie_cases"]
 
 @pytest.fixture
 def p1(alice) -> Partie:
-    """examples.json P1 up to Bruno's rachat at donne 3 (stake 1,00 €, rachat 2,00 €)."""
-    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
-    play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
-    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
-    play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
-    decide(partie, "Bruno", True)
-    return partie
+    """P1 up to Bruno's rachat at donne 3."""
+    return partie_p1(alice, donnes=3)
 
 
 def cagnotte(partie: Partie):

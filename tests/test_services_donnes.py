@@ -10,7 +10,7 @@ from games.errors import translated
 from games.models import Donne, Hand, Partie, Rachat
 from games.scoring import RamiError
 from games.selectors import partie_load, partie_replay
-from tests.factories import decide, hand, make_partie, play
+from tests.factories import decide, hand, make_partie, partie_p1, play
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +22,8 @@ def totals(partie: Partie) -> dict[str, int]:
 
 @pytest.fixture
 def p1(alice) -> Partie:
-    """examples.json P1 up to Bruno's crossing at donne 3 (before his decision)."""
-    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
-    play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
-    play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
-    play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
-    return partie
+    """P1 up to Bruno's crossing at donne 3, before his decision."""
+    return partie_p1(alice, donnes=3, decided=False)
 
 
 def test_it_records_donnes_and_replays_the_totals(p1) -> None:
