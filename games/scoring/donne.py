@@ -116,6 +116,32 @@ class DonneState:
     preset: Preset | None = field(default=None, repr=False, compare=False)
     # Who made the partie end on the target (docs/rules.md R18), in seat order.
     target_reached_by: list[str] = field(default_factory=list, compare=False)
+    # The donne each player left the partie at, so far (the ranking needs it, R19).
+    eliminated_at: dict[str, int] = field(default_factory=dict, compare=False)
+
+    def to_storage(self) -> dict[str, Any]:
+        """Everything a later replay or a page needs, as JSON (the app stores it)."""
+        return {
+            "number": self.number,
+            "winner": self.winner,
+            "win": self.win,
+            **self.to_dict(),
+            "rachats": {p: r.to_dict() for p, r in self.rachats.items()},
+            "end_reason": self.end_reason,
+            "crossing_counts": dict(self.crossing_counts),
+            "rachats_used": dict(self.rachats_used),
+            "pot": self.pot,
+            "reference": self.reference,
+            "target_reached_by": list(self.target_reached_by),
+            "eliminated_at": dict(self.eliminated_at),
+        }
+
+    @classmethod
+    def from_storage(cls, data: dict[str, Any]) -> DonneState:
+        return cls(
+            **{k: v for k, v in data.items() if k != "rachats"},
+            rachats={p: RachatInfo(**r) for p, r in data["rachats"].items()},
+        )
 
     @cached_property
     def explanations(self) -> dict[str, str]:

@@ -60,6 +60,18 @@ class _Partie:
         self.pending: list[PendingRachat] = []
         self.stale: list[tuple[int, str]] = []
 
+    def resume(self, state: DonneState) -> None:
+        """Carry on from the marque after ``state``, as if every donne up to it was applied."""
+        self.totals = dict(state.totals)
+        self.in_race = list(state.in_race)
+        self.crossing_counts = dict(state.crossing_counts)
+        self.rachats_used = dict(state.rachats_used)
+        self.paid = dict(state.paid)
+        self.eliminated_at = dict(state.eliminated_at)
+        self.pot = state.pot
+        self.over = state.partie_over
+        self.end_reason = state.end_reason
+
     # -- step 1 -----------------------------------------------------------------------------
 
     def _validate(self, number: int, donne: DonneInput) -> None:
@@ -206,6 +218,7 @@ class _Partie:
             reference=reference,
             hands=dict(donne.hands),
             preset=self.preset,
+            eliminated_at=dict(self.eliminated_at),
             target_reached_by=self._target_reached_by(end_reason),
         )
 
@@ -272,27 +285,36 @@ def replay(
     *,
     lenient: bool = False,
     ended: bool = False,
+    after: DonneState | None = None,
 ) -> Replay:
-    """Apply every donne in order and return the marque, the ranking and the money."""
+    """Apply every donne in order and return the marque, the ranking and the money.
+
+    ``after``: the state of the last donne already applied (stored by the app); ``donnes``
+    then are the ones after it, numbered on from it, and ``states`` holds only theirs."""
     preset = get_preset(preset)
     if not isinstance(config, Config):
         config = Config.from_record(preset, config)
     players = list(players)
     check_players(preset, players)
     partie = _Partie(preset, players, config, lenient)
+    first = 1
+    if after is not None:
+        partie.resume(after)
+        first = after.number + 1
     states: list[DonneState] = []
     blocked_after = 0
-    for number, raw in enumerate(donnes, start=1):
+    last = first + len(donnes) - 1
+    for number, raw in enumerate(donnes, start=first):
         try:
             donne = DonneInput.from_dict(raw)
-            states.append(partie.apply(number, donne, ended and number == len(donnes)))
+            states.append(partie.apply(number, donne, ended and number == last))
         except RamiError as err:
             raise err.at(donne=number) from None
         if partie.pending:
             # Lenient: stop at the first donne whose crossers have not all decided.
-            blocked_after = len(donnes) - number
+            blocked_after = last - number
             break
-    if ended and not donnes:
+    if ended and not donnes and after is None:
         partie.over, partie.end_reason = True, "manual"
     return Replay(
         states=states,
