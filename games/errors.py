@@ -29,6 +29,28 @@ MESSAGES: dict[str, str] = {
     "import_invalide": N_("Fichier de partie refusé : %(detail)s"),
     # A backup holds many parties: say which one was refused, and why.
     "partie_refusee": N_("Partie %(n)s « %(name)s » : %(cause)s"),
+    # The limits of a file and of an account (README "Limits"): which one, and what to do.
+    "fichier_trop_gros": N_(
+        "Ce fichier dépasse %(max)s Mo, le plus qu'on puisse importer à la fois : découpez "
+        "la sauvegarde en plusieurs fichiers."
+    ),
+    "trop_de_parties": N_(
+        "Ce fichier contient %(count)s parties ; importez-en au plus %(max)s à la fois "
+        "(découpez la sauvegarde)."
+    ),
+    "trop_de_donnes": N_(
+        "Ce fichier contient %(count)s donnes en tout ; importez-en au plus %(max)s à la fois "
+        "(découpez la sauvegarde)."
+    ),
+    "compte_plein": N_(
+        "Ce compte garde déjà %(count)s parties, et un compte en garde au plus %(max)s : pour "
+        "en créer ou en importer d'autres, ouvrez un autre compte."
+    ),
+    "compte_presque_plein": N_(
+        "Ce fichier ajouterait %(adding)s parties à ce compte, qui en garde déjà %(count)s ; "
+        "un compte en garde au plus %(max)s : importez-en au plus %(room)s (découpez la "
+        "sauvegarde) ou ouvrez un autre compte."
+    ),
 }
 NOM_IMPORT = N_("Partie importée")
 

@@ -13,8 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from games.display.observations import observations
+from games.errors import PartieError
 from games.options import record_options
-from games.scoring import DonneInput, RamiError, Replay, get_preset
+from games.replays import Stored
+from games.scoring import DonneInput, RamiError, get_preset
 from games.scoring.errors import N_, Detail, not_json
 from games.selectors import PartieData
 
@@ -50,9 +52,9 @@ def paid_dict(data: PartieData) -> dict[str, Any]:
     }
 
 
-def export_dict(data: PartieData, result: Replay) -> dict[str, Any]:
+def export_dict(data: PartieData, stored: Stored) -> dict[str, Any]:
+    """The export of a partie: ``data`` holds every donne, ``stored`` every state."""
     partie = data.partie
-    assert result.final is not None
     return {
         "format": FORMAT,
         "name": partie.name,
@@ -60,13 +62,13 @@ def export_dict(data: PartieData, result: Replay) -> dict[str, Any]:
         "updated_at": partie.updated_at.isoformat(),
         "payes": paid_dict(data),
         "record": partie_record(data),
-        "states": [state.to_dict() for state in result.states],
-        "final": result.final.to_dict(),
+        "states": [state.to_dict() for state in stored.states],
+        "final": stored.summary.final.to_dict(),
     }
 
 
-def export_json(data: PartieData, result: Replay) -> str:
-    return json.dumps(export_dict(data, result), ensure_ascii=False, indent=2) + "\n"
+def export_json(data: PartieData, stored: Stored) -> str:
+    return json.dumps(export_dict(data, stored), ensure_ascii=False, indent=2) + "\n"
 
 
 def decimal_comma(centimes: int) -> str:
@@ -76,30 +78,30 @@ def decimal_comma(centimes: int) -> str:
     return f"{sign}{units},{cents:02d}"
 
 
-def export_csv(data: PartieData, result: Replay) -> str:
+def export_csv(stored: Stored) -> str:
     """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's."""
-    partie = data.partie
+    partie = stored.partie
+    names = stored.names
     preset = get_preset(partie.preset)
     labels = preset.all_win_types()
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     header = ["Donne", "Gagnant", "Gain"]
-    for name in data.names:
+    for name in names:
         header += [f"{name} points", f"{name} total"]
     writer.writerow([*header, "Observations"])
-    notes = observations(result.states, data.names)
-    for state, note in zip(result.states, notes, strict=True):
+    notes = observations(stored.states, names)
+    for state, note in zip(stored.states, notes, strict=True):
         row: list[object] = [state.number, state.winner or "", labels.get(state.win, state.win)]
-        for name in data.names:
+        for name in names:
             row += [state.points.get(name, ""), state.totals[name]]
         writer.writerow([*row, note])
-    final = result.final
-    assert final is not None
+    final = stored.summary.final
     if final.pot or any(final.net.values()):
         writer.writerow([])
         writer.writerow(["Cagnotte", decimal_comma(final.pot)])
         writer.writerow(["Joueur", "Mis au pot", "Règlement des points", "Net"])
-        for name in data.names:
+        for name in names:
             writer.writerow(
                 [
                     name,
@@ -111,11 +113,11 @@ def export_csv(data: PartieData, result: Replay) -> str:
     return out.getvalue()
 
 
-def backup_dict(parties: list[tuple[PartieData, Replay]], exported_at: str) -> dict[str, Any]:
+def backup_dict(parties: list[tuple[PartieData, Stored]], exported_at: str) -> dict[str, Any]:
     return {
         "format": BACKUP_FORMAT,
         "exported_at": exported_at,
-        "parties": [export_dict(data, result) for data, result in parties],
+        "parties": [export_dict(data, stored) for data, stored in parties],
     }
 
 
@@ -169,14 +171,23 @@ def _datetime(value: Any) -> datetime | None:
     return moment if moment.tzinfo else None
 
 
-MAX_UPLOAD_BYTES = 2_000_000  # a 200-donne partie of 8 players is about 150 kB
+# The limits of one uploaded file (README "Limits"); the same for the import page, the backup
+# restore and ``rami import``, which all read through ``read_upload``. The largest partie the
+# rules allow (docs/rules.md R28: 1000 donnes; §8: 7 players) exported with 30-character names
+# and every loser's 15 cards written out is 4.6 MB: 10 MB admits it with room to spare.
+MAX_UPLOAD_BYTES = 10_000_000
+# A bigger backup is restored in pieces. These bound what one import holds in memory before
+# writing anything, and above all its one write transaction, during which every other write
+# waits (SQLite): its inserts take about 0.5 s per 1000 donnes of 7 players (2-CPU server).
+MAX_PARTIES_PER_FILE = 200
+MAX_DONNES_PER_FILE = 5000
 
 
 def read_upload(raw: bytes, *, size: int | None = None) -> list[Uploaded]:
     """Every partie in an uploaded file (UTF-8 JSON, a BOM allowed); a RamiError says why
-    the file cannot be read."""
+    the file cannot be read, or which limit it passes."""
     if (size if size is not None else len(raw)) > MAX_UPLOAD_BYTES:
-        raise RamiError("enregistrement_invalide", detail=N_("le fichier dépasse 2 Mo"))
+        raise PartieError("fichier_trop_gros", max=MAX_UPLOAD_BYTES // 1_000_000)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -185,4 +196,17 @@ def read_upload(raw: bytes, *, size: int | None = None) -> list[Uploaded]:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RamiError("enregistrement_invalide", detail=not_json(err)) from None
-    return uploaded_records(data)
+    uploads = uploaded_records(data)
+    if len(uploads) > MAX_PARTIES_PER_FILE:
+        raise PartieError("trop_de_parties", count=len(uploads), max=MAX_PARTIES_PER_FILE)
+    donnes = sum(_donnes_in(upload.record) for upload in uploads)
+    if donnes > MAX_DONNES_PER_FILE:
+        raise PartieError("trop_de_donnes", count=donnes, max=MAX_DONNES_PER_FILE)
+    return uploads
+
+
+def _donnes_in(record: Any) -> int:
+    """How many donnes a record holds, before the engine reads it (which says what is wrong
+    with one that is not a record)."""
+    donnes = record.get("donnes") if isinstance(record, dict) else None
+    return len(donnes) if isinstance(donnes, list) else 0

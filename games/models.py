@@ -56,6 +56,10 @@ class Partie(models.Model):
     share_token = models.CharField(
         _("jeton de partage"), max_length=64, unique=True, null=True, blank=True, editable=False
     )
+    # Moved on by the database itself (triggers of migration 0006) whenever something the
+    # replay reads changes: a donne, a hand, a rachat decision, a player, an option, the end.
+    # A stored replay is tagged with the revision it was derived from (games/replays.py).
+    revision = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -156,3 +160,35 @@ class Rachat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.joueur} — donne {self.donne.number}"
+
+
+class PartieResult(models.Model):
+    """What the engine derived from a partie, stored so that a page need not replay it: the
+    summary (final ranking and money, end, pending decisions, the state fingerprint) and, in
+    DonneResult, the state after each donne. Never the source of truth: tagged with the
+    engine's version and the partie's revision, rebuilt when either moved."""
+
+    partie = models.OneToOneField(Partie, on_delete=models.CASCADE, related_name="result")
+    engine = models.CharField(max_length=20)
+    revision = models.PositiveBigIntegerField()
+    summary = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"{self.partie} — résultat r{self.revision}"
+
+
+class DonneResult(models.Model):
+    """The marque after donne ``number``, as the engine gave it (DonneState.to_storage)."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="donne_results")
+    number = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "number"], name="donne_result_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie} — état après la donne {self.number}"

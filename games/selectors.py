@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
 from games.models import Donne, Hand, Joueur, Partie, Rachat
 from games.options import config_of
-from games.scoring import Config, Replay, replay
+from games.scoring import Config, DonneState, Replay, replay
 
 
 @dataclass
@@ -24,6 +22,10 @@ class PartieData:
     hands: dict[int, list[Hand]]  # by donne id
     rachats: dict[int, list[Rachat]]  # by donne id
     config: Config
+    first: int = 1  # the number of the first donne loaded (a write replays from it)
+
+    def donne(self, number: int) -> Donne:
+        return self.donnes[number - self.first]
 
     def hands_of(self, donne: Donne) -> list[Hand]:
         return self.hands.get(donne.pk, [])
@@ -56,17 +58,15 @@ class PartieData:
             "rachat": {r.joueur.name: r.accepted for r in self.rachats_of(donne)},
         }
 
-    @property
-    def etat(self) -> str:
-        """A fingerprint of what the marque is made of (donnes, hands, rachat decisions, the
-        manual end). A form carries the one it was built on; a write checks it is still the
-        same, so a phone never overwrites what another phone recorded meanwhile. Ticking a
-        payment does not change it: money does not change the marque."""
-        content = json.dumps([self.inputs(), self.partie.ended], sort_keys=True)
-        return hashlib.sha256(content.encode()).hexdigest()[:20]
-
-    def replay(self, inputs: list[dict[str, Any]] | None = None, *, ended: bool | None = None):
-        """Lenient replay (the web flow decides rachats after saving a donne)."""
+    def replay(
+        self,
+        inputs: list[dict[str, Any]] | None = None,
+        *,
+        ended: bool | None = None,
+        after: DonneState | None = None,
+    ) -> Replay:
+        """Lenient replay (the web flow decides rachats after saving a donne): of the loaded
+        donnes, or of ``inputs`` in their place, after the stored state ``after``."""
         return replay(
             self.partie.preset,
             self.names,
@@ -74,22 +74,20 @@ class PartieData:
             self.config,
             lenient=True,
             ended=self.partie.ended if ended is None else ended,
+            after=after,
         )
 
 
-def partie_load(partie: Partie) -> PartieData:
-    """Four queries whatever the number of donnes: players, donnes, hands, rachats. Plain
-    queries grouped here in Python: prefetch_related costs three times as much per row."""
+def partie_load(partie: Partie, *, first: int = 1) -> PartieData:
+    """Four queries: players, donnes, hands, rachats; from donne ``first`` on (a write that
+    changes donne k replays from k). Plain queries grouped here in Python: prefetch_related
+    costs three times as much per row."""
     joueurs = list(partie.joueurs.all())
     by_id = {j.pk: j for j in joueurs}
-    donnes = list(partie.donnes.all())
-    if "donnes" in getattr(partie, "_prefetched_objects_cache", {}):
-        # parties_with_donnes() already loaded everything.
-        hands = [h for d in donnes for h in d.hands.all()]
-        rachats = [r for d in donnes for r in d.rachats.all()]
-    else:
-        hands = list(Hand.objects.filter(donne__partie=partie).order_by("pk"))
-        rachats = list(Rachat.objects.filter(donne__partie=partie).order_by("pk"))
+    donnes = list(partie.donnes.filter(number__gte=first))
+    later = {"donne__partie": partie, "donne__number__gte": first}
+    hands = list(Hand.objects.filter(**later).order_by("pk"))
+    rachats = list(Rachat.objects.filter(**later).order_by("pk"))
     # Attach the objects we already have instead of letting each relation query again.
     for donne in donnes:
         donne.partie = partie
@@ -109,7 +107,44 @@ def partie_load(partie: Partie) -> PartieData:
         hands=hands_by,
         rachats=rachats_by,
         config=config_of(partie),
+        first=first,
     )
+
+
+def parties_loaded(parties: list[Partie]) -> list[PartieData]:
+    """Every donne of several parties (an account's backup) in three queries more: donnes,
+    hands and rachats of them all, grouped here. The parties come with their players
+    (``parties_of``)."""
+    ids = [p.pk for p in parties]
+    donnes: dict[int, list[Donne]] = {}
+    for donne in Donne.objects.filter(partie__in=ids).order_by("partie", "number"):
+        donnes.setdefault(donne.partie_id, []).append(donne)
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(donne__partie__in=ids).order_by("pk"):
+        hands.setdefault(hand.donne_id, []).append(hand)
+    rachats: dict[int, list[Rachat]] = {}
+    for rachat in Rachat.objects.filter(donne__partie__in=ids).order_by("pk"):
+        rachats.setdefault(rachat.donne_id, []).append(rachat)
+    loaded = []
+    for partie in parties:
+        joueurs = list(partie.joueurs.all())
+        by_id = {j.pk: j for j in joueurs}
+        for donne in donnes.get(partie.pk, []):
+            donne.partie, donne.winner = partie, by_id.get(donne.winner_id)
+            for row in (*hands.get(donne.pk, []), *rachats.get(donne.pk, [])):
+                row.joueur = by_id[row.joueur_id]
+        mine = donnes.get(partie.pk, [])
+        loaded.append(
+            PartieData(
+                partie=partie,
+                joueurs=joueurs,
+                donnes=mine,
+                hands={d.pk: hands.get(d.pk, []) for d in mine},
+                rachats={d.pk: rachats.get(d.pk, []) for d in mine},
+                config=config_of(partie),
+            )
+        )
+    return loaded
 
 
 def partie_replay(partie: Partie) -> tuple[PartieData, Replay]:
@@ -117,12 +152,13 @@ def partie_replay(partie: Partie) -> tuple[PartieData, Replay]:
     return data, data.replay()
 
 
-def parties_with_donnes(owner) -> list[Partie]:
-    """An account's parties with everything partie_load needs: five queries in all."""
-    return list(
-        Partie.objects.filter(owner=owner).prefetch_related(
-            "joueurs", "donnes__hands", "donnes__rachats"
-        )
+def parties_of(owner) -> QuerySet[Partie]:
+    """An account's parties with their stored results and players (games/replays.py)."""
+    return (
+        Partie.objects.filter(owner=owner)
+        .select_related("result")
+        .prefetch_related("joueurs")
+        .order_by("-created_at", "-pk")
     )
 
 

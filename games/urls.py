@@ -55,4 +55,5 @@ urlpatterns = [
     path("parties/<int:pk>/partage/", sharing.partie_share, name="partie_share"),
     path("parties/<int:pk>/partage/revoquer/", sharing.partie_unshare, name="partie_unshare"),
     path("suivre/<str:token>/", sharing.partie_follow, name="partie_follow"),
+    path("suivre/<str:token>/courbe/", sharing.partie_follow_chart, name="partie_follow_chart"),
 ]

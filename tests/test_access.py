@@ -111,6 +111,7 @@ TABLE: dict[str, Case] = {
     "blank_sheet_pdf": account_page(),
     # Anyone holding the link reads the partie; a wrong token is a 404 (below).
     "partie_follow": Case(lambda w: (w.token,)),
+    "partie_follow_chart": Case(lambda w: (w.token,)),
 }
 WRONG_TOKEN_CASE = Case(lambda w: ("pas-le-bon-jeton",), anonymous=404, other=404, owner=404)
 

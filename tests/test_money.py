@@ -11,13 +11,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import replays, services
 from games.centimes import from_centimes
 from games.display.cagnotte import build_cagnotte
 from games.display.comptes import build_accounts, name_key
 from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
-from games.selectors import partie_load, partie_replay, parties_with_donnes
+from games.selectors import parties_of
 from tests.factories import decide, hand, make_partie, partie_p1, play
 from tests.scoring.conftest import load_examples
 
@@ -33,8 +33,7 @@ def p1(alice) -> Partie:
 
 
 def cagnotte(partie: Partie):
-    data, result = partie_replay(Partie.objects.get(pk=partie.pk))
-    return build_cagnotte(data, result)
+    return build_cagnotte(replays.load(Partie.objects.get(pk=partie.pk)))
 
 
 def owed(partie: Partie) -> dict[str, Decimal]:
@@ -290,7 +289,7 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     services.partie_close(partie=second)
     services.stake_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
     make_partie(bob, stake=Decimal("9.00"))  # bob's: never in alice's accounts
-    comptes = build_accounts(parties_with_donnes(alice))
+    comptes = build_accounts(parties_of(alice))
     unpaid = {j.name: j.total for j in comptes.people}
     # Alice: 1,00 + 0,30; Bruno: 1,00 + 2,00 rachat + 0,30; Chloé: her 1,00 is paid.
     assert unpaid == {
@@ -320,7 +319,7 @@ def test_parties_of_another_day_are_another_evening(alice) -> None:
     make_partie(alice, stake=Decimal("1.00"))
     old = make_partie(alice, stake=Decimal("1.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
-    comptes = build_accounts(parties_with_donnes(alice))
+    comptes = build_accounts(parties_of(alice))
     assert len(comptes.evenings) == 2
     assert all(s.in_progress and not s.finished for s in comptes.evenings)
 
@@ -330,16 +329,17 @@ def test_comptes_take_a_fixed_number_of_queries(alice, django_assert_num_queries
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     for _ in range(count):
         build_case(alice, case)
-    with django_assert_num_queries(5):
-        comptes = build_accounts(parties_with_donnes(alice))
+    # The parties with their stored results, their players, and the rachats of the account.
+    with django_assert_num_queries(3):
+        comptes = build_accounts(parties_of(alice))
     assert len(comptes.evenings[0].finished) == count
 
 
-def test_the_partie_page_money_takes_no_extra_query(alice, p1, django_assert_num_queries) -> None:
-    data = partie_load(Partie.objects.get(pk=p1.pk))
-    result = data.replay()
-    with django_assert_num_queries(0):
-        build_cagnotte(data, result)
+def test_the_partie_page_money_takes_one_query(alice, p1, django_assert_num_queries) -> None:
+    stored = replays.load(Partie.objects.get(pk=p1.pk))
+    # The rachats bought back (their payment ticks), whatever the number of donnes.
+    with django_assert_num_queries(1):
+        build_cagnotte(stored)
 
 
 # -- access: each new URL × {anonymous, another account, owner} ---------------------------------

@@ -1,7 +1,8 @@
-"""The house issue: a request loads the partie once and replays it at most once. Recording a
-donne replays only under the service's lock, and the page after it is drawn from that replay.
-The replay counted here is the engine's own function, wrapped so that it still runs. Cast:
-alice owns a 4-player partie."""
+"""A request replays as little as it can: the pages read the stored replay (games/replays.py)
+and replay nothing; recording a donne replays that donne alone, under the service's lock;
+editing donne k replays from k. The replay counted here is the engine's own function,
+wrapped so that it still runs, with the number of donnes it was given. Cast: alice owns a
+4-player partie of 3 donnes."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import selectors
+from games.scoring.replay import replay as engine_replay
 from games.models import Donne
 from tests.factories import hand, make_partie, make_user, play
 
@@ -25,13 +27,15 @@ NAMES = ["Anne", "Bruno", "Chloé", "David"]
 def replays(monkeypatch) -> list[int]:
     """How many donnes each engine replay of the request went through."""
     calls: list[int] = []
-    real = selectors.replay
+    real = engine_replay
 
     def counted(preset, players, donnes, *args, **kwargs):
         calls.append(len(donnes))
         return real(preset, players, donnes, *args, **kwargs)
 
+    # Where the app calls the engine: the loaded partie, and the append of a new donne.
     monkeypatch.setattr(selectors, "replay", counted)
+    monkeypatch.setattr("games.services.donnes.replay", counted)
     return calls
 
 
@@ -65,13 +69,13 @@ def _next_donne_post(client, partie) -> dict[str, str]:
     }
 
 
-def test_the_partie_page_loads_and_replays_the_partie_once(client, partie, replays) -> None:
+def test_the_partie_page_replays_nothing_and_loads_no_hand(client, partie, replays) -> None:
     client.force_login(partie.owner)
     with CaptureQueriesContext(connection) as queries:
         response = client.get(reverse("partie_detail", args=[partie.pk]))
     assert response.status_code == 200
-    assert replays == [3]
-    assert _loads(queries) == 1
+    assert replays == []
+    assert _loads(queries) == 0
 
 
 def test_recording_a_donne_replays_once_under_the_lock(client, partie, replays) -> None:
@@ -82,9 +86,9 @@ def test_recording_a_donne_replays_once_under_the_lock(client, partie, replays) 
         response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
     assert response.status_code == 200
     assert "Donne 4 notée." in response.content.decode()
-    # The service's replay of the 3 stored donnes and the new one; the page is drawn from it.
-    assert replays == [4]
-    assert _loads(queries) == 1
+    # The new donne alone, after the stored state of donne 3; the page reads what was stored.
+    assert replays == [1]
+    assert _loads(queries) == 0
     assert Donne.objects.filter(partie=partie).count() == 4
 
 
@@ -95,7 +99,7 @@ def test_a_double_tap_replays_once_and_records_once(client, partie, replays) -> 
     replays.clear()
     response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
     assert response.status_code == 200
-    assert replays == [4]
+    assert replays == []
     assert Donne.objects.filter(partie=partie).count() == 4
 
 
@@ -118,5 +122,5 @@ def test_editing_a_donne_replays_only_under_the_lock(client, partie, replays) ->
     replays.clear()
     response = client.post(reverse("donne_edit", args=[partie.pk, 2]), data)
     assert response.status_code == 302
-    # The partie before and after the edit, both under the lock: the page says what changed.
-    assert replays == [3, 3]
+    # Donnes 2 and 3, after the stored state of donne 1, under the lock.
+    assert replays == [2]

@@ -16,8 +16,9 @@ from tests.factories import decide, hand, make_partie, make_user, play
 pytestmark = pytest.mark.django_db
 NAMES = ["Anne", "Bruno", "Chloé"]
 
-# session, user, partie, then partie_load's players, donnes, hands, rachats.
-PAGE_QUERIES = 7
+# session, user, the partie with its stored result, then its players, its latest 30 stored
+# states and its rachats bought back (their payment ticks): no donne, no hand, no replay.
+PAGE_QUERIES = 6
 # The unchanged poll: the partie with its number of donnes, for the ETag, and nothing else.
 POLL_QUERIES = 1
 

@@ -164,7 +164,7 @@ def test_the_same_form_key_records_the_donne_once(alice) -> None:
 
 def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
     partie = make_partie(alice)
-    etat = partie_load(partie).etat
+    etat = str(Partie.objects.get(pk=partie.pk).revision)
     play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     joueurs = {j.name: j for j in partie.joueurs.all()}
     with pytest.raises(RamiError) as err:
@@ -191,7 +191,7 @@ def test_the_same_rachat_answer_twice_changes_nothing(p1) -> None:
 
 def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
     partie = make_partie(alice, stake=Decimal("1.00"))
-    etat = partie_load(partie).etat
+    etat = str(Partie.objects.get(pk=partie.pk).revision)
     services.stake_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
     joueurs = {j.name: j for j in partie.joueurs.all()}
     services.donne_create(

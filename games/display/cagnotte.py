@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from games.centimes import from_centimes, to_centimes
 from games.display.numbers import ordinal
 from games.models import Joueur, Partie, Rachat
-from games.scoring import POT, Replay
-from games.selectors import PartieData
+from games.replays import Stored
+from games.scoring import POT, Final
 
 ZERO = Decimal("0.00")
 
@@ -96,36 +96,49 @@ def elided_de(name: str) -> str:
     return f"d’{name}" if name[:1].lower() in "aeiouyàâéèêëîïôœùûüh" else f"de {name}"
 
 
-def _dues(data: PartieData, result: Replay) -> list[Due]:
-    partie = data.partie
+def accepted_rachats(partie: Partie) -> list[Rachat]:
+    """The rachats bought back, with their donne: a few per player, whatever the donnes."""
+    return list(Rachat.objects.filter(donne__partie=partie, accepted=True).select_related("donne"))
+
+
+def _dues(stored: Stored, rachats: list[Rachat]) -> list[Due]:
+    partie = stored.partie
     dues = []
     if partie.stake:
         stake = from_centimes(to_centimes(partie.stake))
         dues += [
             Due(j, _("Mise %(de_name)s") % {"de_name": elided_de(j.name)}, stake, j.stake_paid)
-            for j in data.joueurs
+            for j in stored.joueurs
         ]
     # The price of each rachat is the one the engine applied (docs/rules.md R11: the price of
     # the k-th rachat), so a change of price or an edited donne shows here at once.
-    for state, donne in zip(result.states, data.donnes, strict=False):
-        rows = {r.joueur.name: r for r in data.rachats_of(donne)}
-        for joueur in data.joueurs:
-            info = state.rachats.get(joueur.name)
-            if info is None or not info.price or joueur.name not in rows:
-                continue
-            label = _("%(name)s, %(nth)s, donne %(donne)s") % {
-                "name": joueur.name,
-                "nth": _nth(info.number),
-                "donne": state.number,
-            }
-            row = rows[joueur.name]
-            dues.append(Due(joueur, label, from_centimes(info.price), row.paid, row))
-    return dues
+    by_id = {j.pk: j for j in stored.joueurs}
+    rows = {(r.donne.number, by_id[r.joueur_id].name): r for r in rachats}
+    for line in stored.summary.rachats:
+        row = rows.get((line.donne, line.player))
+        if not line.price or row is None:
+            continue
+        row.joueur = by_id[row.joueur_id]
+        label = _("%(name)s, %(nth)s, donne %(donne)s") % {
+            "name": line.player,
+            "nth": _nth(line.number),
+            "donne": line.donne,
+        }
+        dues.append(Due(row.joueur, label, from_centimes(line.price), row.paid, row))
+    # In seat order, then by donne, as a player reads his own lines.
+    seats = {j.pk: j.seat for j in stored.joueurs}
+    return sorted(
+        dues, key=lambda due: (due.rachat is not None, _donne_of(due), seats[due.joueur.pk])
+    )
 
 
-def _players(data: PartieData, dues: list[Due]) -> list[PlayerMoney]:
+def _donne_of(due: Due) -> int:
+    return due.rachat.donne.number if due.rachat else 0
+
+
+def _players(stored: Stored, dues: list[Due]) -> list[PlayerMoney]:
     players = []
-    for joueur in data.joueurs:
+    for joueur in stored.joueurs:
         mine = [due for due in dues if due.joueur.pk == joueur.pk]
         paid = sum((due.amount for due in mine if due.paid), ZERO)
         owed = sum((due.amount for due in mine if not due.paid), ZERO)
@@ -133,42 +146,45 @@ def _players(data: PartieData, dues: list[Due]) -> list[PlayerMoney]:
     return players
 
 
-def transfers(data: PartieData, result: Replay) -> list[Transfer]:
+def transfers(stored: Stored, rachats: list[Rachat] | None = None) -> list[Transfer]:
     """Who pays whom, counting the money already ticked as on the table (the pot pays out
     what it holds): the printed sheet and the panel give the same list (docs/rules.md §2)."""
-    in_pot = {p.joueur.name: to_centimes(p.paid) for p in _players(data, _dues(data, result))}
-    return _transfers(result, in_pot)
+    rachats = accepted_rachats(stored.partie) if rachats is None else rachats
+    players = _players(stored, _dues(stored, rachats))
+    return _transfers(stored.summary.final, {p.joueur.name: to_centimes(p.paid) for p in players})
 
 
-def _transfers(result: Replay, in_pot: dict[str, int]) -> list[Transfer]:
+def _transfers(final: Final, in_pot: dict[str, int]) -> list[Transfer]:
     return [
         Transfer(payer, payee, from_centimes(amount))
-        for payer, payee, amount in result.final.transfers(in_pot)
+        for payer, payee, amount in final.transfers(in_pot)
     ]
 
 
-def build_cagnotte(data: PartieData, result: Replay) -> Cagnotte:
-    dues = _dues(data, result)
-    players = _players(data, dues)
+def build_cagnotte(stored: Stored, rachats: list[Rachat] | None = None) -> Cagnotte:
+    rachats = accepted_rachats(stored.partie) if rachats is None else rachats
+    dues = _dues(stored, rachats)
+    players = _players(stored, dues)
     in_pot = {p.joueur.name: to_centimes(p.paid) for p in players}
-    final = result.final
+    summary = stored.summary
+    final = summary.final
     settlement = None
-    if result.states or result.over:
-        names = data.names
+    if summary.applied or summary.over:
+        names = stored.names
         settlement = Settlement(
-            provisional=not result.over,
+            provisional=not summary.over,
             winners=final.winners,
             shares=[(n, from_centimes(final.shares[n])) for n in names if final.shares.get(n)],
             points=(
                 [(n, from_centimes(final.points_settlement[n])) for n in names]
-                if data.config.point_value
+                if stored.config.point_value
                 else []
             ),
             nets=[(n, from_centimes(final.net[n])) for n in names],
-            transfers=_transfers(result, in_pot),
+            transfers=_transfers(final, in_pot),
         )
     return Cagnotte(
-        partie=data.partie,
+        partie=stored.partie,
         dues=dues,
         players=players,
         pot=from_centimes(final.pot),
@@ -176,5 +192,5 @@ def build_cagnotte(data: PartieData, result: Replay) -> Cagnotte:
         settlement=settlement,
         in_pot=in_pot,
         net=dict(final.net),
-        over=result.over,
+        over=summary.over,
     )

@@ -11,11 +11,11 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from games import replays
 from games.centimes import from_centimes
 from games.display.cagnotte import ZERO, Due, Transfer, build_cagnotte
-from games.models import Partie
+from games.models import Partie, Rachat
 from games.scoring import positions_with_pot, settle
-from games.selectors import partie_load
 
 
 def name_key(name: str) -> str:
@@ -63,13 +63,19 @@ class Accounts:
 
 
 def build_accounts(parties: Iterable[Partie]) -> Accounts:
-    """Everything from parties loaded by selectors.parties_with_donnes: no further query."""
+    """From the stored replays of the parties (selectors.parties_of) and their rachats: a
+    fixed number of queries however many donnes they have."""
+    parties = list(parties)
+    rachats: dict[int, list[Rachat]] = {}
+    owners = {p.owner_id for p in parties}
+    accepted = Rachat.objects.filter(donne__partie__owner__in=owners, accepted=True)
+    for rachat in accepted.select_related("donne"):
+        rachats.setdefault(rachat.donne.partie_id, []).append(rachat)
     people: dict[tuple[str, str], Person] = {}
     by_day: dict[tuple[date, str], tuple[Evening, dict[str, int], dict[str, int]]] = {}
     spelled: dict[str, str] = {}  # name_key: the first spelling met
     for partie in sorted(parties, key=lambda p: p.created_at):
-        data = partie_load(partie)
-        cagnotte = build_cagnotte(data, data.replay())
+        cagnotte = build_cagnotte(replays.listed(partie), rachats.get(partie.pk, []))
         for due in cagnotte.dues:
             key = name_key(due.joueur.name)
             spelled.setdefault(key, due.joueur.name)

@@ -1,5 +1,6 @@
-"""The marque as the pages show it: rows, cells and the scoreboard, built from the engine's
-replay. Nothing here computes a total; it only arranges what games.scoring returned."""
+"""The marque as the pages show it: rows, cells and the scoreboard, built from the stored
+replay (games/replays.py). Nothing here computes a total; it only arranges what
+games.scoring returned."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import replays
 from games.centimes import from_centimes
-from games.models import Donne, Joueur
-from games.scoring import Config, DonneState, Replay, get_preset
-from games.selectors import PartieData
+from games.models import Joueur, Partie
+from games.replays import Stored
+from games.scoring import Config, DonneState, get_preset
 
 # Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
@@ -37,7 +39,6 @@ class Cell:
 @dataclass
 class Row:
     number: int
-    donne: Donne
     winner: str
     win_label: str
     cells: list[Cell]
@@ -76,16 +77,31 @@ class PendingCard:
 
 @dataclass
 class Marque:
-    data: PartieData
-    result: Replay
+    stored: Stored
     rows: list[Row]
     players: list[PlayerLine]
-    rules: Config
     pending: list[PendingCard] = field(default_factory=list)
 
     @property
-    def partie(self):
-        return self.data.partie
+    def partie(self) -> Partie:
+        return self.stored.partie
+
+    @property
+    def rules(self) -> Config:
+        return self.stored.config
+
+    @property
+    def summary(self) -> replays.Summary:
+        return self.stored.summary
+
+    @property
+    def etat(self) -> str:
+        return self.stored.etat
+
+    @property
+    def states(self) -> list[DonneState]:
+        """The states loaded: the latest ones, or all of them."""
+        return self.stored.states
 
     @property
     def has_eliminated(self) -> bool:
@@ -95,12 +111,12 @@ class Marque:
     @property
     def recorded(self) -> int:
         """How many donnes are stored (the replay may stop earlier, at a pending decision)."""
-        return len(self.data.donnes)
+        return self.summary.recorded
 
     @property
-    def blocked(self) -> list[Donne]:
+    def blocked(self) -> list[int]:
         """Donnes stored after a pending decision: the engine replays them once it is taken."""
-        return self.data.donnes[len(self.result.states) :]
+        return list(range(self.summary.applied + 1, self.summary.recorded + 1))
 
     @property
     def manche(self) -> str:
@@ -111,37 +127,45 @@ class Marque:
 
     @property
     def over(self) -> bool:
-        return self.result.over
+        return self.summary.over
 
     @property
     def can_record(self) -> bool:
-        return not self.result.over and not self.result.pending
+        return not self.summary.over and not self.summary.pending
 
     @property
     def pot(self) -> Decimal:
-        return from_centimes(self.result.final.pot)
+        return from_centimes(self.summary.final.pot)
 
     @property
     def in_race(self) -> list[Joueur]:
         """The players the next donne is dealt to."""
-        return self.in_race_before(len(self.result.states) + 1)
+        last = self.stored.last
+        return self._seated(last.in_race if last else None)
 
     def in_race_before(self, number: int) -> list[Joueur]:
         """The players en course when donne ``number`` was dealt (docs/rules.md §2)."""
-        names = set(self.result.in_race_before(number))
-        return [j for j in self.data.joueurs if j.name in names]
+        if number <= 1:
+            return self._seated(None)
+        state = next((s for s in self.states if s.number == number - 1), None)
+        if state is None:
+            state = replays.state_at(self.partie, min(number - 1, self.summary.applied))
+        return self._seated(state.in_race if state else None)
+
+    def _seated(self, names: list[str] | None) -> list[Joueur]:
+        return [j for j in self.stored.joueurs if names is None or j.name in names]
 
     @property
     def winners(self) -> list[str]:
-        return [name for rank, name, _total in self.result.final.ranking if rank == 1]
+        return [name for rank, name, _total in self.summary.final.ranking if rank == 1]
 
     @property
     def ranking(self) -> list[tuple[int, str, int]]:
-        return list(self.result.final.ranking)
+        return [tuple(row) for row in self.summary.final.ranking]
 
     @property
     def net(self) -> dict[str, Decimal]:
-        return {name: from_centimes(v) for name, v in self.result.final.net.items()}
+        return {name: from_centimes(v) for name, v in self.summary.final.net.items()}
 
 
 def cells_of(state: DonneState, names: list[str]) -> list[Cell]:
@@ -167,56 +191,46 @@ def cells_of(state: DonneState, names: list[str]) -> list[Cell]:
     return cells
 
 
-def build_marque(data: PartieData, result: Replay) -> Marque:
-    preset = get_preset(data.partie.preset)
+def build_marque(stored: Stored) -> Marque:
+    preset = get_preset(stored.partie.preset)
     labels = preset.all_win_types()
-    config = data.config
-    rows = []
-    out: dict[str, str] = {}  # name: reason, as the donnes eliminate players
-    for state, donne in zip(result.states, data.donnes, strict=False):
-        out.update(state.eliminated)
-        cells = cells_of(state, data.names)
-        rows.append(
-            Row(
-                number=state.number,
-                donne=donne,
-                winner=state.winner or "",
-                win_label=_(labels.get(state.win, state.win)),
-                cells=cells,
-                pending=any(p.donne == state.number for p in result.pending),
-            )
+    summary = stored.summary
+    pending_donnes = {p.donne for p in summary.pending}
+    rows = [
+        Row(
+            number=state.number,
+            winner=state.winner or "",
+            win_label=_(labels.get(state.win, state.win)),
+            cells=cells_of(state, stored.names),
+            pending=state.number in pending_donnes,
         )
-    last = result.states[-1] if result.states else None
-    leaders = (
-        set()
-        if not result.states
-        else {name for rank, name, _total in result.final.ranking if rank == 1}
-    )
-    pending_names = {p.player for p in result.pending}
-    players = []
-    for j in data.joueurs:
-        players.append(
-            PlayerLine(
-                joueur=j,
-                total=last.totals[j.name] if last else 0,
-                rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
-                max_rachats=config.rachats_offered,
-                status=out.get(j.name, "en_course"),
-                leader=j.name in leaders,
-                pending=j.name in pending_names,
-            )
+        for state in stored.states
+    ]
+    last = stored.last
+    leaders = {name for rank, name, _total in summary.final.ranking if rank == 1} if last else set()
+    pending_names = {p.player for p in summary.pending}
+    players = [
+        PlayerLine(
+            joueur=j,
+            total=last.totals[j.name] if last else 0,
+            rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
+            max_rachats=stored.config.rachats_offered,
+            status=last.left.get(j.name, "en_course") if last else "en_course",
+            leader=j.name in leaders,
+            pending=j.name in pending_names,
         )
+        for j in stored.joueurs
+    ]
+    by_name = {j.name: j for j in stored.joueurs}
     pending = [
         PendingCard(
-            joueur=data.by_name(p.player),
+            joueur=by_name[p.player],
             donne=p.donne,
             total=p.total,
             number=p.number,
             restart=p.restart,
             price=from_centimes(p.price),
         )
-        for p in result.pending
+        for p in summary.pending
     ]
-    return Marque(
-        data=data, result=result, rows=rows, players=players, rules=config, pending=pending
-    )
+    return Marque(stored=stored, rows=rows, players=players, pending=pending)

@@ -16,8 +16,8 @@ from games.display.chart import score_chart
 from games.display.marque import Cell, cells_of
 from games.display.numbers import format_money
 from games.display.observations import observations
-from games.scoring import Config, Preset, Replay, get_preset
-from games.selectors import PartieData
+from games.replays import Stored
+from games.scoring import Config, Preset, get_preset
 
 BLANK_ROWS = 25
 SETTLEMENTS = {
@@ -114,22 +114,25 @@ def money_options(config: Config, currency: str) -> str:
     return " · ".join(parts) or gettext("sans argent")
 
 
-def build_sheet(data: PartieData, result: Replay) -> Sheet:
-    partie = data.partie
+def build_sheet(stored: Stored) -> Sheet:
+    """The whole marque: ``stored`` holds every state (replays.load(partie))."""
+    partie = stored.partie
     preset = get_preset(partie.preset)
-    config = data.config
-    notes = observations(result.states, data.names)
+    config = stored.config
+    names = stored.names
+    states = stored.states
+    notes = observations(states, names)
     rows = [
         SheetRow(
             number=state.number,
-            cells=cells_of(state, data.names),
+            cells=cells_of(state, names),
             observation=note,
             winner=state.winner or "",
         )
-        for state, note in zip(result.states, notes, strict=True)
+        for state, note in zip(states, notes, strict=True)
     ]
-    final = result.final
-    assert final is not None
+    summary = stored.summary
+    final = summary.final
     currency = partie.currency
     money = [
         MoneyLine(
@@ -138,18 +141,18 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
             points=from_centimes(final.points_settlement[name]),
             net=from_centimes(final.net[name]),
         )
-        for name in data.names
+        for name in names
     ]
     # Who pays whom, counting the money already ticked as on the table: the same list as the
     # cagnotte panel, so paper and screen never disagree (docs/rules.md §2 "Money").
     pot = gettext("La cagnotte")
     transfers = [
         (pot if v.from_pot else v.payer, v.payee, v.amount)
-        for v in (money_transfers(data, result) if result.states or result.over else [])
+        for v in (money_transfers(stored) if summary.applied or summary.over else [])
     ]
-    if result.pending:
+    if summary.pending:
         end_note = gettext("Classement provisoire : un rachat reste à décider.")
-    elif not result.over:
+    elif not summary.over:
         end_note = gettext("Partie en cours : classement provisoire.")
     else:
         end_note = ""
@@ -159,16 +162,16 @@ def build_sheet(data: PartieData, result: Replay) -> Sheet:
         preset=preset,
         options=rule_options(preset, config),
         money_options=money_options(config, currency),
-        columns=data.names,
+        columns=names,
         rows=rows,
         currency=currency,
-        over=result.over,
+        over=summary.over,
         end_note=end_note,
         ranking=list(final.ranking),
         pot=from_centimes(final.pot),
         money=money,
         transfers=transfers,
-        chart=score_chart(data.names, result.states, seuil=config.seuil),
+        chart=score_chart(names, states, seuil=config.seuil),
         has_money=any(final.net.values()) or final.pot > 0,
         has_points_settlement=any(final.points_settlement.values()),
     )

@@ -116,7 +116,7 @@ class DonneForm(forms.Form):
     def _for(cls, marque: Marque, joueurs: list[Joueur], data: QueryDict | None) -> DonneForm:
         form = cls(data, preset=marque.partie.preset, joueurs=joueurs)
         form.fields["cle"].initial = uuid.uuid4()
-        form.fields["etat"].initial = marque.data.etat
+        form.fields["etat"].initial = marque.etat
         form.fields["en_course"].initial = " ".join(str(j.pk) for j in joueurs)
         return form
 
@@ -133,14 +133,16 @@ class DonneForm(forms.Form):
         data = {
             "winner": str(donne.winner_id) if donne.winner_id else TALON_EPUISE,
             "win": donne.win,
-            "etat": marque.data.etat,
+            "etat": marque.etat,
         }
-        for hand in marque.data.hands_of(donne):
-            data[cls._jokers(hand.joueur)] = str(hand.jokers)
+        by_id = {j.pk: j for j in marque.stored.joueurs}
+        for hand in donne.hands.all():
+            joueur = by_id[hand.joueur_id]
+            data[cls._jokers(joueur)] = str(hand.jokers)
             if hand.points is not None:
-                data[cls._points(hand.joueur)] = str(hand.points)
+                data[cls._points(joueur)] = str(hand.points)
             else:
-                data[cls._cards(hand.joueur)] = " ".join(
+                data[cls._cards(joueur)] = " ".join(
                     card_letter(c, get_language() or "fr") for c in hand.cards.split()
                 )
         return data
@@ -153,7 +155,7 @@ class DonneForm(forms.Form):
         state of the partie, with the refusal on top, for a second look."""
         joueurs = marque.in_race if donne is None else marque.in_race_before(donne.number)
         data = data.copy()
-        data["etat"] = marque.data.etat
+        data["etat"] = marque.etat
         data["en_course"] = " ".join(str(j.pk) for j in joueurs)
         form = cls._for(marque, joueurs, data)
         form.is_valid()

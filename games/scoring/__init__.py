@@ -11,7 +11,12 @@ from .players import check_count, check_players, player_problems
 from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
 from .replay import Replay, replay
 
+# Stored replays are tagged with it (games/replays.py): change it with any change of what the
+# engine derives (a rule, a field of DonneState), and every stored replay is rebuilt on read.
+ENGINE_VERSION = "2026.12.1"
+
 __all__ = [
+    "ENGINE_VERSION",
     "FRENCH_LETTERS",
     "RECORD_KEYS",
     "card_letter",

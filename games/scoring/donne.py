@@ -118,6 +118,8 @@ class DonneState:
     target_reached_by: list[str] = field(default_factory=list, compare=False)
     # The donne each player left the partie at, so far (the ranking needs it, R19).
     eliminated_at: dict[str, int] = field(default_factory=dict, compare=False)
+    # Why each player out of the partie so far left it (declined | definitive_exclusion).
+    left: dict[str, str] = field(default_factory=dict, compare=False)
 
     def to_storage(self) -> dict[str, Any]:
         """Everything a later replay or a page needs, as JSON (the app stores it)."""
@@ -134,6 +136,7 @@ class DonneState:
             "reference": self.reference,
             "target_reached_by": list(self.target_reached_by),
             "eliminated_at": dict(self.eliminated_at),
+            "left": dict(self.left),
         }
 
     @classmethod

@@ -106,6 +106,8 @@ MESSAGES: dict[str, str] = {
     ),
     # Records (CLI and import).
     "enregistrement_invalide": N_("Fichier de partie illisible : %(detail)s"),
+    # docs/rules.md R28: what no table can produce; ``detail`` says the limit in words.
+    "valeur_hors_limites": N_("Valeur hors limites pour « %(field)s » : %(detail)s."),
 }
 
 

@@ -7,11 +7,14 @@ from typing import Any
 
 from .config import Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
-from .errors import N_, RamiError
+from .errors import N_, Detail, RamiError
 from .final import Final, compute_final
 from .hands import _penalty, check_hand, check_win
 from .players import check_players
 from .presets import TALON_EPUISE, Preset, get_preset
+
+# docs/rules.md R28: a partie holds at most 1000 donnes; the 1001st is refused, with its number.
+MAX_DONNES = 1000
 
 # Why no rachat is possible when the partie ends inside the donne, by end reason.
 _NO_RACHAT_CODES = {
@@ -54,6 +57,7 @@ class _Partie:
         self.rachats_used = dict.fromkeys(players, 0)
         self.paid = dict.fromkeys(players, 0)
         self.eliminated_at: dict[str, int] = {}
+        self.left: dict[str, str] = {}  # why each eliminated player left
         self.pot = config.stake * len(players)
         self.over = False
         self.end_reason: str | None = None
@@ -68,6 +72,7 @@ class _Partie:
         self.rachats_used = dict(state.rachats_used)
         self.paid = dict(state.paid)
         self.eliminated_at = dict(state.eliminated_at)
+        self.left = dict(state.left)
         self.pot = state.pot
         self.over = state.partie_over
         self.end_reason = state.end_reason
@@ -189,6 +194,7 @@ class _Partie:
             reference = max(before[p] for p in self.in_race if p not in crossers)
             for player in crossers:
                 self._decide(number, player, reference, decisions, rachats, eliminated, ended)
+        self.left.update(eliminated)
         if end_reason is None and not self.pending and len(self.in_race) == 1:
             # docs/rules.md R9: the last player en course wins at once, whatever his total.
             end_reason = "last_standing"
@@ -219,6 +225,7 @@ class _Partie:
             hands=dict(donne.hands),
             preset=self.preset,
             eliminated_at=dict(self.eliminated_at),
+            left=dict(self.left),
             target_reached_by=self._target_reached_by(end_reason),
         )
 
@@ -304,6 +311,14 @@ def replay(
     states: list[DonneState] = []
     blocked_after = 0
     last = first + len(donnes) - 1
+    if last > MAX_DONNES:
+        raise RamiError(
+            "valeur_hors_limites",
+            donne=MAX_DONNES + 1,
+            field="donnes",
+            max=MAX_DONNES,
+            detail=Detail(N_("une partie compte au plus %(max)s donnes"), max=MAX_DONNES),
+        )
     for number, raw in enumerate(donnes, start=first):
         try:
             donne = DonneInput.from_dict(raw)

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from games.services.donnes import (
     DonneRecorded,
-    RachatDecided,
     donne_create,
     donne_delete,
     donne_update,
     rachat_decide,
 )
 from games.services.imports import partie_import, parties_import
-from games.services.locked import Change, Replayed
+from games.services.locked import Change
 from games.services.money import Repriced, partie_update_money, rachat_mark_paid, stake_mark_paid
 from games.services.parties import partie_close, partie_create, partie_reopen
 from games.services.sharing import partie_share, partie_unshare
@@ -22,8 +21,6 @@ from games.services.sharing import partie_share, partie_unshare
 __all__ = [
     "Change",
     "DonneRecorded",
-    "RachatDecided",
-    "Replayed",
     "Repriced",
     "donne_create",
     "donne_delete",

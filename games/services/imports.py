@@ -1,8 +1,16 @@
 """Creating parties from files: one export, one game record, or a whole backup. The engine
-accepts each record whole before anything is created; a refused file creates nothing."""
+accepts each record whole before anything is created; a refused file creates nothing.
+
+Everything is read, replayed and turned into rows first, outside any transaction; then one
+short transaction writes them all (bulk inserts) with their stored replays. A big file thus
+holds SQLite's write lock for the inserts alone, not for the whole check: a phone recording
+a donne meanwhile waits a moment, not seconds.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,15 +18,29 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
+from games import replays
 from games.errors import NOM_IMPORT, PartieError
 from games.files import Uploaded
 from games.models import Donne, Hand, Joueur, Partie, Rachat
 from games.options import fields_of
-from games.scoring import RamiError
+from games.scoring import RamiError, Replay
 from games.scoring.record import Record, record_from_dict
+from games.services.parties import ensure_room
 
 
-@transaction.atomic
+@dataclass
+class _Ready:
+    """A partie the engine accepted, as rows not yet written, with its replay."""
+
+    upload: Uploaded
+    partie: Partie
+    joueurs: list[Joueur]
+    donnes: list[Donne]
+    hands: list[Hand]
+    rachats: list[Rachat]
+    result: Replay
+
+
 def parties_import(
     *, owner: AbstractBaseUser, records: list[Uploaded]
 ) -> tuple[list[Partie], list[str]]:
@@ -26,57 +48,73 @@ def parties_import(
     its place in the file ("Partie 3 « Mardi » : Donne 7 : …"). From a backup, a partie the
     account already has (same name, same creation time: restored twice) is skipped, and
     named; a single file imported is a new copy, as asked."""
-    parties, skipped = [], []
-    for index, upload in enumerate(records, start=1):
-        if _already_restored(owner, upload):
-            skipped.append(upload.name)
-            continue
+    there = _already_there(owner, records)
+    skipped = [u.name or "" for u, done in zip(records, there, strict=True) if done]
+    todo = [(n, u) for (n, u), done in zip(enumerate(records, 1), there, strict=True) if not done]
+    ensure_room(owner, len(todo), lock=False)  # before the long work; checked again below
+    ready = []
+    for index, upload in todo:
         try:
-            parties.append(partie_import(owner=owner, record=upload.record, name=upload.name))
+            ready.append(_prepare(owner, upload))
         except RamiError as err:
             if len(records) == 1:
                 raise
             raise PartieError("partie_refusee", n=index, name=upload.name or "", cause=err) from err
-        _restore_extras(parties[-1], upload)
-    return parties, skipped
+    with transaction.atomic():
+        # The same backup restored meanwhile (another tab) may have come first.
+        there = _already_there(owner, [r.upload for r in ready])
+        skipped += [r.upload.name or "" for r, done in zip(ready, there, strict=True) if done]
+        ready = [r for r, done in zip(ready, there, strict=True) if not done]
+        ensure_room(owner, len(ready))
+        _write(ready)
+    return [r.partie for r in ready], skipped
 
 
-def _already_restored(owner: AbstractBaseUser, upload: Uploaded) -> bool:
+def partie_import(
+    *, owner: AbstractBaseUser, record: dict[str, Any], name: str | None = None
+) -> Partie:
+    """Create a partie from a game record (``rami score``'s shape, or the record of an export),
+    after the engine has accepted it whole."""
+    [partie], _skipped = parties_import(owner=owner, records=[Uploaded(record=record, name=name)])
+    return partie
+
+
+def _key(upload: Uploaded) -> tuple[str, datetime] | None:
+    """What tells a partie of a backup restored already; None for a file imported."""
     if not upload.from_backup or upload.created_at is None or upload.name is None:
-        return False
-    return Partie.objects.filter(
-        owner=owner, name=upload.name, created_at=upload.created_at
-    ).exists()
+        return None
+    return (upload.name, upload.created_at)
 
 
-def _restore_extras(partie: Partie, upload: Uploaded) -> None:
-    """What an export carries beyond the game record: the creation time (the Comptes page
-    groups parties by evening) and the payments already ticked."""
-    if upload.from_backup and upload.created_at is not None:
-        Partie.objects.filter(pk=partie.pk).update(created_at=upload.created_at)
-    stakes = upload.payes.get("mises") or []
-    if isinstance(stakes, list):
-        partie.joueurs.filter(name__in=[m for m in stakes if isinstance(m, str)]).update(
-            stake_paid=True
-        )
-    for item in upload.payes.get("rachats") or []:
-        if isinstance(item, list) and len(item) == 2:
-            Rachat.objects.filter(
-                donne__partie=partie, donne__number=item[0], joueur__name=item[1], accepted=True
-            ).update(paid=True)
+def _already_there(owner: AbstractBaseUser, uploads: list[Uploaded]) -> list[bool]:
+    """For each upload, whether the account has it already, or the file had it before: one
+    query."""
+    keys = [_key(upload) for upload in uploads]
+    names = {key[0] for key in keys if key is not None}
+    there = set()
+    if names:
+        rows = Partie.objects.filter(owner=owner, name__in=names)
+        there = set(rows.values_list("name", "created_at"))
+    found = []
+    for key in keys:
+        found.append(key is not None and key in there)
+        if key is not None:
+            there.add(key)
+    return found
 
 
-def _strict_check(record: Record) -> None:
+def _checked_replay(record: Record) -> Replay:
     """docs/rules.md §2 in strict mode: every hand and every decision must be there. The one
     thing let through is a decision still to take, as the app itself stores it (a donne
     saved, or an old donne edited, before the crosser answers): what comes before it must be
-    sound."""
+    sound. Returns the lenient replay, which the app stores: when the strict one goes
+    through, nothing is pending nor stale, and the two are the same."""
     try:
-        record.replay(lenient=False)
+        return record.replay(lenient=False)
     except RamiError as err:
         if err.code != "decision_manquante":
             raise
-        record.replay(lenient=True)
+        return record.replay(lenient=True)
 
 
 def _first(err: ValidationError) -> str:
@@ -86,24 +124,21 @@ def _first(err: ValidationError) -> str:
     return err.messages[0]
 
 
-def _cleaned(rows: list[Any], **exclude: Any) -> None:
+def _cleaned(rows: list[Any], **options: Any) -> None:
     """The model's own checks on rows about to be created (lengths, limits)."""
     for row in rows:
         try:
-            row.full_clean(**exclude)
+            row.full_clean(**options)
         except ValidationError as err:
             raise PartieError("import_invalide", detail=_first(err)) from err
 
 
-@transaction.atomic
-def partie_import(
-    *, owner: AbstractBaseUser, record: dict[str, Any], name: str | None = None
-) -> Partie:
-    """Create a partie from a game record (``rami score``'s shape, or the record of an export),
-    after the engine has accepted it whole."""
-    parsed = record_from_dict(record)
-    _strict_check(parsed)
-    title = (name or "").strip() or gettext(NOM_IMPORT)
+def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
+    """The partie of ``upload`` as rows to insert, with what an export carries beyond the
+    game record (the payments already ticked). No query but the checks of full_clean."""
+    parsed = record_from_dict(upload.record)
+    result = _checked_replay(parsed)
+    title = (upload.name or "").strip() or gettext(NOM_IMPORT)
     partie = Partie(
         owner=owner,
         name=title[:80],
@@ -111,17 +146,27 @@ def partie_import(
         ended=parsed.ended,
         **fields_of(parsed.config, parsed.preset),
     )
-    joueurs = [Joueur(partie=partie, name=p, seat=seat) for seat, p in enumerate(parsed.players, 1)]
+    stakes = upload.payes.get("mises") or []
+    paid_stakes = {m for m in stakes if isinstance(m, str)} if isinstance(stakes, list) else set()
+    joueurs = [
+        Joueur(partie=partie, name=p, seat=seat, stake_paid=p in paid_stakes)
+        for seat, p in enumerate(parsed.players, 1)
+    ]
     _cleaned([partie])
     _cleaned(joueurs, exclude=["partie"], validate_constraints=False)
-    partie.save()
-    by_name = {j.name: j for j in Joueur.objects.bulk_create(joueurs)}
-    donnes = Donne.objects.bulk_create(
-        Donne(partie=partie, number=number, winner=by_name.get(d.winner or ""), win=d.win)
-        for number, d in enumerate(parsed.donnes, 1)
-    )
-    hands, rachats = [], []
-    for donne, d in zip(donnes, parsed.donnes, strict=True):
+    by_name = {j.name: j for j in joueurs}
+    paid = {
+        (item[0], item[1])
+        for item in upload.payes.get("rachats") or []
+        if isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], int)
+        and isinstance(item[1], str)
+    }
+    donnes, hands, rachats = [], [], []
+    checked: set[tuple[str, int | None, int]] = set()
+    for number, d in enumerate(parsed.donnes, 1):
+        donne = Donne(partie=partie, number=number, winner=by_name.get(d.winner or ""), win=d.win)
         rows = [
             Hand(
                 donne=donne,
@@ -132,15 +177,41 @@ def partie_import(
             )
             for player, held in d.hands.items()
         ]
+        # A hand's own checks depend on its values alone: each one once. The engine already
+        # made each hand either cards or points, one per joueur (the table's constraints).
+        fresh = [r for r in rows if (r.cards, r.points, r.jokers) not in checked]
         try:
-            _cleaned(rows, exclude=["donne", "joueur"])
+            _cleaned(fresh, exclude=["donne", "joueur"], validate_constraints=False)
         except PartieError as err:
-            raise err.at(donne=donne.number) from None
+            raise err.at(donne=number) from None
+        checked.update((r.cards, r.points, r.jokers) for r in fresh)
+        donnes.append(donne)
         hands += rows
         rachats += [
-            Rachat(donne=donne, joueur=by_name[player], accepted=accepted)
+            Rachat(
+                donne=donne,
+                joueur=by_name[player],
+                accepted=accepted,
+                paid=accepted and (number, player) in paid,
+            )
             for player, accepted in d.rachat.items()
         ]
-    Hand.objects.bulk_create(hands)
-    Rachat.objects.bulk_create(rachats)
-    return partie
+    return _Ready(upload, partie, joueurs, donnes, hands, rachats, result)
+
+
+def _write(ready: list[_Ready]) -> None:
+    """Insert the rows of every partie, then store each one's replay: a few queries per
+    table, whatever the number of donnes. Inside the caller's transaction."""
+    Partie.objects.bulk_create([r.partie for r in ready])
+    # A restored partie keeps its creation time (the Comptes page groups parties by
+    # evening), which auto_now_add set aside on insert.
+    restored = [r for r in ready if r.upload.from_backup and r.upload.created_at is not None]
+    for r in restored:
+        r.partie.created_at = r.upload.created_at
+    Partie.objects.bulk_update([r.partie for r in restored], ["created_at"])
+    Joueur.objects.bulk_create([j for r in ready for j in r.joueurs])
+    Donne.objects.bulk_create([d for r in ready for d in r.donnes])
+    Hand.objects.bulk_create([h for r in ready for h in r.hands])
+    Rachat.objects.bulk_create([x for r in ready for x in r.rachats])
+    for r in ready:
+        replays.store(r.partie, r.result, recorded=len(r.donnes))

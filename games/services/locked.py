@@ -1,24 +1,18 @@
-"""What every write shares: the partie loaded under a lock, what the engine made of it, and
-what a change did to it."""
+"""What every write shares: the partie locked, its stored replay, the donnes to replay again,
+and what a change did to the partie."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from games import replays
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Partie, Rachat
-from games.scoring import Replay
+from games.replays import Summary
+from games.scoring import DonneState, Replay
 from games.selectors import PartieData, partie_load
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """A partie as a write left it: loaded once and replayed once, for the page to show."""
-
-    data: PartieData
-    replay: Replay
 
 
 @dataclass
@@ -32,38 +26,68 @@ class Change:
     refunds: list[tuple[int, str, Decimal]] = field(default_factory=list)
 
 
-def locked(partie: Partie, etat: str | None = None) -> PartieData:
-    """The partie, locked until the transaction ends. Two phones writing at once queue here
-    (PostgreSQL row lock; SQLite's IMMEDIATE transactions already serialise writers)."""
-    data = partie_load(Partie.objects.select_for_update().get(pk=partie.pk))
-    ensure_fresh(data, etat)
-    return data
+def locked(partie: Partie, etat: str | None = None) -> tuple[Partie, Summary]:
+    """The partie, locked until the transaction ends, with its stored replay (rebuilt first
+    if its tag moved). Two phones writing at once queue here (PostgreSQL row lock; SQLite's
+    IMMEDIATE transactions already serialise writers)."""
+    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    ensure_fresh(partie, etat)
+    return partie, replays.summary_of(partie)
 
 
-def ensure_fresh(data: PartieData, etat: str | None) -> None:
+def ensure_fresh(partie: Partie, etat: str | None) -> None:
     """A form built on an older state is refused rather than silently overwriting."""
-    if etat is not None and etat != data.etat:
+    if etat is not None and etat != str(partie.revision):
         raise PartieError("etat_perime")
 
 
-def change(
-    before: Replay,
-    after: Replay,
-    removed: list[tuple[int, str]],
-    refunds: list[tuple[int, str, Decimal]],
-) -> Change:
-    old = before.states[-1].totals if before.states else {}
-    new = after.states[-1].totals if after.states else {}
+@dataclass
+class Tail:
+    """The donnes from ``first`` on, to replay after the stored state before them, and what
+    the stored replay said of them before the write."""
+
+    data: PartieData
+    after: DonneState | None  # the state after donne first - 1
+    before: list[DonneState]  # stored states of donnes first.. (before the write)
+    summary: Summary
+
+    def replay(self, inputs: list[dict] | None = None) -> Replay:
+        return self.data.replay(inputs, after=self.after)
+
+    def store(self, result: Replay, *, recorded: int) -> Summary:
+        return replays.store(
+            self.data.partie, result, recorded=recorded, first=self.data.first, earlier=self.summary
+        )
+
+
+def tail(partie: Partie, summary: Summary, first: int) -> Tail:
+    """Load what a write from donne ``first`` needs: those donnes and the state before. The
+    states are stored up to the last applied donne: past it (donnes waiting for a decision)
+    the replay starts after that one."""
+    first = min(first, summary.applied + 1)
+    rows = replays.states_of(partie, since=max(first - 1, 1))
+    after = rows.pop(0) if first > 1 else None
+    return Tail(partie_load(partie, first=first), after, rows, summary)
+
+
+def change(tail: Tail, after: Replay, summary_after: Summary, removed, refunds) -> Change:
+    before_last = tail.before[-1] if tail.before else tail.after
+    after_last = after.states[-1] if after.states else tail.after
+    old = before_last.totals if before_last else {}
+    new = after_last.totals if after_last else {}
     totals = {
         name: (old.get(name, 0), new.get(name, 0))
         for name in {**old, **new}
         if old.get(name, 0) != new.get(name, 0)
     }
-    if len(before.states) != len(after.states):
+    if (
+        tail.summary.applied - tail.summary.recorded
+        != summary_after.applied - summary_after.recorded
+    ):
         # One replay stops at a pending decision and the other does not: their last totals
         # are not after the same donne, so comparing them would mislead.
         totals = {}
-    already = {(p.donne, p.player) for p in before.pending}
+    already = {(p.donne, p.player) for p in tail.summary.pending}
     return Change(
         totals=totals,
         removed_decisions=removed,
@@ -72,19 +96,17 @@ def change(
     )
 
 
-def rachat_prices(data: PartieData, result: Replay) -> dict[tuple[int, str], int]:
-    """The price of every rachat the replay applied, by (donne pk, name), in centimes."""
+def rachat_prices(states: list[DonneState]) -> dict[tuple[int, str], int]:
+    """The price of every rachat applied in these states, by (donne number, name)."""
     return {
-        (donne.pk, name): info.price
-        for state, donne in zip(result.states, data.donnes, strict=False)
-        for name, info in state.rachats.items()
+        (state.number, name): info.price for state in states for name, info in state.rachats.items()
     }
 
 
 def refund(
     rachat: Rachat, number: int, prices: dict[tuple[int, str], int]
 ) -> tuple[int, str, Decimal] | None:
-    price = prices.get((rachat.donne_id, rachat.joueur.name), 0)
+    price = prices.get((number, rachat.joueur.name), 0)
     if rachat.paid and rachat.accepted and price:
         return (number, rachat.joueur.name, from_centimes(price))
     return None
@@ -97,7 +119,7 @@ def drop_stale_decisions(
     away. A rachat already marked paid then has money to give back (R11)."""
     removed, refunds = [], []
     for number, name in result.stale_decisions:
-        donne = data.donnes[number - 1]
+        donne = data.donne(number)
         for rachat in data.rachats_of(donne):
             if rachat.joueur.name == name and (amount := refund(rachat, number, prices)):
                 refunds.append(amount)

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from games import replays
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Joueur, Partie, Rachat
@@ -65,32 +66,32 @@ def partie_update_money(
 ) -> list[Repriced]:
     """Change the stakes of a partie, even in progress. Nothing owed is stored: the next
     replay recomputes it. Returns the payments already ticked whose amount changed."""
-    data = locked(partie)
-    before = data.replay()
-    stored = data.partie
-    old_stake = stored.stake
-    stored.stake, stored.rachat_price = stake, rachat_price
-    stored.point_value, stored.settlement = point_value, settlement
-    stored.full_clean()
-    data.config = config_of(stored)  # the engine checks the options
-    after = data.replay()
-    stored.save(update_fields=[*MONEY_FIELDS, "updated_at"])
+    partie, _summary = locked(partie)
+    old_stake = partie.stake
+    before = rachat_prices(replays.states_of(partie))
+    partie.stake, partie.rachat_price = stake, rachat_price
+    partie.point_value, partie.settlement = point_value, settlement
+    partie.full_clean()
+    config_of(partie)  # the engine checks the options
+    partie.save(update_fields=[*MONEY_FIELDS, "updated_at"])
+    # Prices change the pot and the money of every rachat: the whole partie is replayed.
+    data, _result, _summary = replays.rebuild(partie)
+    after = rachat_prices(replays.states_of(partie))
     repriced = [
-        Repriced(j.name, None, old_stake, stored.stake)
+        Repriced(j.name, None, old_stake, partie.stake)
         for j in data.joueurs
-        if j.stake_paid and old_stake != stored.stake
+        if j.stake_paid and old_stake != partie.stake
     ]
-    old_prices, new_prices = rachat_prices(data, before), rachat_prices(data, after)
     for donne in data.donnes:
         for rachat in data.rachats_of(donne):
-            key = (donne.pk, rachat.joueur.name)
-            if rachat.paid and old_prices.get(key, 0) != new_prices.get(key, 0):
+            key = (donne.number, rachat.joueur.name)
+            if rachat.paid and before.get(key, 0) != after.get(key, 0):
                 repriced.append(
                     Repriced(
                         rachat.joueur.name,
                         donne.number,
-                        from_centimes(old_prices.get(key, 0)),
-                        from_centimes(new_prices.get(key, 0)),
+                        from_centimes(before.get(key, 0)),
+                        from_centimes(after.get(key, 0)),
                     )
                 )
     return repriced

@@ -4,14 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from games import replays
 from games.errors import PartieError
 from games.models import Joueur, Partie
 from games.options import config_of
 from games.scoring import check_players, get_preset
-from games.services.locked import locked
+from games.services.locked import locked, tail
+
+# An account keeps at most this many parties (README "Limits"): a table playing every evening
+# for five years stays under it, and the home page and the backup of an account stay bounded.
+MAX_PARTIES_PER_ACCOUNT = 2000
+
+
+def ensure_room(owner: AbstractBaseUser, adding: int = 1, *, lock: bool = True) -> None:
+    """Refuse what would take the account past MAX_PARTIES_PER_ACCOUNT. ``lock``: inside
+    the write's transaction, the owner's row is locked first, so that two writes for one
+    account count one after the other (PostgreSQL; SQLite's IMMEDIATE transactions already
+    serialise writers); an import also checks early, unlocked, before its long work."""
+    if lock:
+        list(get_user_model().objects.select_for_update().filter(pk=owner.pk).values("pk"))
+    count = Partie.objects.filter(owner=owner).count()
+    room = MAX_PARTIES_PER_ACCOUNT - count
+    if adding <= max(room, 0):
+        return
+    if room <= 0:
+        raise PartieError("compte_plein", count=count, max=MAX_PARTIES_PER_ACCOUNT)
+    raise PartieError(
+        "compte_presque_plein", adding=adding, count=count, room=room, max=MAX_PARTIES_PER_ACCOUNT
+    )
 
 
 @transaction.atomic
@@ -23,33 +47,38 @@ def partie_create(
     # The engine checks the table: the players (docs/rules.md R28) and the options (§8).
     check_players(get_preset(preset), joueurs)
     config_of(partie)
+    ensure_room(owner)
     partie.save()
     Joueur.objects.bulk_create(
         Joueur(partie=partie, name=name, seat=seat) for seat, name in enumerate(joueurs, 1)
     )
+    replays.rebuild(partie)
     return partie
 
 
 @transaction.atomic
 def partie_close(*, partie: Partie) -> Partie:
     """docs/rules.md R21: the table ends the partie by hand; the ranking uses the current
-    totals."""
-    data = locked(partie)
-    current = data.replay()
-    if current.over:
+    totals. Only the last donne is replayed: the end is written after it."""
+    partie, summary = locked(partie)
+    if summary.over:
         raise PartieError("deja_terminee")
-    if current.pending:
+    if summary.pending:
         raise PartieError("decision_en_attente")
-    data.partie.ended = True
-    data.partie.save(update_fields=["ended", "updated_at"])
-    return data.partie
+    return _set_ended(partie, summary, True)
 
 
 @transaction.atomic
 def partie_reopen(*, partie: Partie) -> Partie:
-    data = locked(partie)
-    if not data.partie.ended:
+    partie, summary = locked(partie)
+    if not partie.ended:
         raise PartieError("pas_terminee")
-    data.partie.ended = False
-    data.partie.save(update_fields=["ended", "updated_at"])
-    return data.partie
+    return _set_ended(partie, summary, False)
+
+
+def _set_ended(partie: Partie, summary, ended: bool) -> Partie:
+    partie.ended = ended
+    partie.save(update_fields=["ended", "updated_at"])
+    last = tail(partie, summary, summary.recorded)
+    last.store(last.replay(), recorded=summary.recorded)
+    return partie

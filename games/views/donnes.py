@@ -16,11 +16,9 @@ from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie
 from games.scoring import RamiError, get_preset
-from games.selectors import partie_load
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
-    marque_of,
     render_partie,
     say_change,
     stale,
@@ -70,7 +68,8 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Donne %(n)s notée.") % {"n": recorded.donne.number})
             if not request.htmx:
                 return redirect("partie_detail", pk=partie.pk)
-            return render_partie(request, marque_of(recorded.partie))
+            partie.refresh_from_db()  # as the service left it (its revision)
+            return render_partie(request, load_marque(partie))
     marque = marque or load_marque(partie)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
 
@@ -84,8 +83,8 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/partie_detail.html#previews", {"lines": form.previews()})
 
 
-def _donne_at(marque: Marque, number: int) -> Donne | None:
-    return next((d for d in marque.data.donnes if d.number == number), None)
+def _donne_at(partie: Partie, number: int) -> Donne | None:
+    return Donne.objects.filter(partie=partie, number=number).first()
 
 
 @login_required
@@ -96,7 +95,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     status = 200
     if request.method == "GET":
         marque = load_marque(partie)
-        donne = _donne_at(marque, number)
+        donne = _donne_at(partie, number)
         if donne is None:
             raise Http404
         form = DonneForm.from_donne(marque, donne)
@@ -117,7 +116,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 if err.code != "etat_perime":
                     form.add_refusal(err, number)
                 else:
-                    donne = _donne_at(marque, number)
+                    donne = _donne_at(partie, number)
                     if donne is None:
                         return stale(request, partie, err)
                     form = DonneForm.retyped(marque, request.POST, err, donne=donne)
@@ -133,7 +132,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "form": form,
         "marque": marque,
         "preset": get_preset(partie.preset),
-        "etat": marque.data.etat,
+        "etat": marque.etat,
     }
     return render(request, "games/donne_edit.html", context, status=status)
 
@@ -154,7 +153,7 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
             say_change(request, change, partie.currency)
         return redirect("partie_detail", pk=partie.pk)
-    context = {"partie": partie, "donne": donne, "etat": partie_load(partie).etat}
+    context = {"partie": partie, "donne": donne, "etat": str(partie.revision)}
     return render(request, "games/donne_delete.html", context)
 
 
@@ -164,19 +163,14 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
     partie = get_partie_for_user(request, pk)
     joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
     decision = request.POST.get("decision")
-    decided = None
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
         try:
-            decided = services.rachat_decide(
-                partie=partie, joueur=joueur, accepted=decision == "racheter"
-            )
+            services.rachat_decide(partie=partie, joueur=joueur, accepted=decision == "racheter")
         except RamiError as err:
             messages.error(request, translated(err))
     if not request.htmx:
         return redirect("partie_detail", pk=partie.pk)
-    if decided is not None:
-        return render_partie(request, marque_of(decided.partie))
-    partie.refresh_from_db()
+    partie.refresh_from_db()  # as the decision left it (its revision)
     return render_partie(request, load_marque(partie))

@@ -15,11 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games import files, services
+from games import files, replays, services
 from games.errors import translated
 from games.forms import ImportForm
 from games.scoring import RamiError
-from games.selectors import partie_load, parties_with_donnes
+from games.selectors import partie_load, parties_loaded, parties_of
 from games.views.partie_page import (
     get_partie_for_user,
 )
@@ -29,9 +29,8 @@ from games.views.sheet import filename
 @login_required
 def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    data = partie_load(partie)
     # The BOM tells Excel the file is UTF-8 (accents in names).
-    body = "\ufeff" + files.export_csv(data, data.replay())
+    body = "\ufeff" + files.export_csv(replays.load(partie))
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename(partie, "csv")}"'
     return response
@@ -40,8 +39,7 @@ def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def partie_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    data = partie_load(partie)
-    body = files.export_json(data, data.replay())
+    body = files.export_json(partie_load(partie), replays.load(partie))
     response = HttpResponse(body.encode("utf-8"), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename(partie, "json")}"'
     return response
@@ -78,10 +76,8 @@ def partie_import(request: HttpRequest) -> HttpResponse:
 @login_required
 def backup_download(request: HttpRequest) -> HttpResponse:
     """Every partie of the account in one JSON file, which the import page restores."""
-    parties = []
-    for partie in parties_with_donnes(request.user):
-        data = partie_load(partie)
-        parties.append((data, data.replay()))
+    mine = list(parties_of(request.user))
+    parties = list(zip(parties_loaded(mine), replays.loaded_all(mine), strict=True))
     now = timezone.localtime()
     body = json.dumps(files.backup_dict(parties, now.isoformat()), ensure_ascii=False, indent=2)
     response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")

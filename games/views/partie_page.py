@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import services
+from games import replays, services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
@@ -16,39 +16,29 @@ from games.errors import translated
 from games.forms import DonneForm, MoneyForm
 from games.models import Partie
 from games.scoring import RamiError, get_preset
-from games.selectors import partie_load
 
 
 def get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
     """The partie, if it belongs to this account; another account gets a 404 (never a 403,
     which would confirm that the partie exists)."""
-    return get_object_or_404(Partie, pk=pk, owner=request.user)
-
-
-def load_marque(partie: Partie) -> Marque:
-    """The partie loaded once and replayed once."""
-    data = partie_load(partie)
-    return build_marque(data, data.replay())
-
-
-def marque_of(written: services.Replayed) -> Marque:
-    """The marque of the partie as a write left it, from the service's own replay."""
-    return build_marque(written.data, written.replay)
+    return get_object_or_404(Partie.objects.select_related("result"), pk=pk, owner=request.user)
 
 
 # The table needs the last donnes at a glance; the whole marque is one tap away (and on the
-# printable sheet). 300 rows on a phone cost 300 rows of HTML on every swap.
+# printable sheet). 300 rows on a phone cost 300 rows of HTML on every swap, and loading
+# only these keeps a page's cost the same at 20 donnes and at 1000.
 RECENT_DONNES = 30
 
 
-def visible_rows(request: HttpRequest, marque: Marque) -> dict[str, object]:
-    """The rows the page shows: the latest ones, or all with ?tout."""
-    if "tout" in request.GET or len(marque.rows) <= RECENT_DONNES:
-        return {"rows": marque.rows, "hidden_rows": 0}
-    return {
-        "rows": marque.rows[-RECENT_DONNES:],
-        "hidden_rows": len(marque.rows) - RECENT_DONNES,
-    }
+def load_marque(partie: Partie, request: HttpRequest | None = None) -> Marque:
+    """The partie from its stored replay: the latest donnes, or all of them with ?tout."""
+    everything = request is not None and "tout" in request.GET
+    return build_marque(replays.load(partie, last=None if everything else RECENT_DONNES))
+
+
+def visible_rows(marque: Marque) -> dict[str, object]:
+    """The rows the page shows, and how many older ones it leaves out."""
+    return {"rows": marque.rows, "hidden_rows": marque.summary.applied - len(marque.rows)}
 
 
 def render_partie(
@@ -64,10 +54,10 @@ def render_partie(
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
         "form": form or (DonneForm.next_donne(marque) if marque.can_record else None),
-        "etat": marque.data.etat,
-        "cagnotte": build_cagnotte(marque.data, marque.result),
+        "etat": marque.etat,
+        "cagnotte": build_cagnotte(marque.stored),
         "money_form": money_form or MoneyForm(instance=marque.partie),
-        **visible_rows(request, marque),
+        **visible_rows(marque),
     }
     template = "games/partie_detail.html"
     if request.htmx:

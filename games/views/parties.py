@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.core.paginator import Paginator
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -15,29 +16,33 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import services
+from games import replays, services
+from games.display.marque import build_marque
 from games.errors import translated
 from games.forms import PartieForm
 from games.scoring import RamiError
-from games.selectors import parties_with_donnes
+from games.selectors import parties_of
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
     render_partie,
 )
 
+PARTIES_PER_PAGE = 20
+
 
 @never_cache
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
-    parties = []
-    for partie in parties_with_donnes(request.user):
-        parties.append(load_marque(partie))
-    en_cours = [m for m in parties if not m.over]
-    finies = [m for m in parties if m.over]
+    # A page of parties at a time, each from its stored summary: the cost follows the parties
+    # listed, not their donnes.
+    page = Paginator(parties_of(request.user), PARTIES_PER_PAGE).get_page(request.GET.get("page"))
+    listed = [build_marque(replays.listed(partie)) for partie in page]
+    en_cours = [m for m in listed if not m.over]
+    finies = [m for m in listed if m.over]
     lists = [(_("En cours"), en_cours), (_("Terminées"), finies)]
-    return render(request, "games/home.html", {"lists": lists})
+    return render(request, "games/home.html", {"lists": lists, "page": page})
 
 
 @require_http_methods(["GET", "POST"])
@@ -81,7 +86,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
 @never_cache
 def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    return render_partie(request, load_marque(partie))
+    return render_partie(request, load_marque(partie, request))
 
 
 @login_required

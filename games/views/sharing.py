@@ -17,8 +17,9 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import replays, services
 from games.display.cagnotte import build_cagnotte
+from games.display.marque import build_marque
 from games.models import Partie
 from games.selectors import partie_shared
 from games.views.partie_page import (
@@ -79,12 +80,12 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         template = "games/partie_follow.html"
         if request.htmx:
             template += "#suivi"
-        marque = load_marque(partie)
+        marque = load_marque(partie, request)
         context = {
             "partie": partie,
             "marque": marque,
-            "cagnotte": build_cagnotte(marque.data, marque.result),
-            **visible_rows(request, marque),
+            "cagnotte": build_cagnotte(marque.stored),
+            **visible_rows(marque),
             "live_etag": _follow_etag(partie, live=True, everything=everything),
         }
         response = render(request, template, context)
@@ -92,5 +93,17 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     # Revalidate on every request; the fragment and the page share one URL (Vary).
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ["HX-Request"])
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+def partie_follow_chart(request: HttpRequest, token: str) -> HttpResponse:
+    """The score chart of a shared partie, when its fold is opened: every donne."""
+    partie = partie_shared(token)
+    if partie is None:
+        raise Http404
+    marque = build_marque(replays.load(partie))
+    response = render(request, "games/_chart.html", {"marque": marque})
     response["X-Robots-Tag"] = "noindex"
     return response

@@ -13,15 +13,15 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from games import replays
+from games.display.marque import build_marque
 from games.display.sheet import Sheet, blank_sheet, build_sheet
 from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS, RamiError, check_count
-from games.selectors import partie_load
 from games.views.partie_page import (
     get_partie_for_user,
-    load_marque,
 )
 
 
@@ -42,15 +42,13 @@ def filename(partie: Partie, extension: str) -> str:
 @login_required
 def partie_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    data = partie_load(partie)
-    return _sheet_response(request, build_sheet(data, data.replay()), partie, "")
+    return _sheet_response(request, build_sheet(replays.load(partie)), partie, "")
 
 
 @login_required
 def partie_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    data = partie_load(partie)
-    sheet = build_sheet(data, data.replay())
+    sheet = build_sheet(replays.load(partie))
     return _sheet_response(request, sheet, partie, filename(partie, "pdf"))
 
 
@@ -75,4 +73,5 @@ def blank_sheet_pdf(request: HttpRequest) -> HttpResponse:
 def partie_chart(request: HttpRequest, pk: int) -> HttpResponse:
     """The score chart alone, for the fold of the partie page (htmx, on opening)."""
     partie = get_partie_for_user(request, pk)
-    return render(request, "games/_chart.html", {"marque": load_marque(partie)})
+    everything = build_marque(replays.load(partie))
+    return render(request, "games/_chart.html", {"marque": everything})

@@ -51,7 +51,9 @@ def test_resuming_from_a_stored_state_gives_the_whole_replay(name: str, data: di
             after=stored,
         )
         assert rest.states == whole.states[k:], f"resumed after donne {k}"
-        assert [s.eliminated_at for s in rest.states] == [s.eliminated_at for s in whole.states[k:]]
+        assert [(s.eliminated_at, s.left) for s in rest.states] == [
+            (s.eliminated_at, s.left) for s in whole.states[k:]
+        ]
         assert rest.final.to_dict() == whole.final.to_dict()
         assert (rest.over, rest.end_reason, rest.pending) == (
             whole.over,
