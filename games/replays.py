@@ -261,3 +261,28 @@ def loaded_all(parties: list[Partie]) -> list[Stored]:
         )
         for p in parties
     ]
+
+
+def agrees(partie: Partie) -> bool:
+    """Whether the stored replay is what a fresh replay of the partie gives (the test of the
+    stored replay, and ``rami rebuild --check``)."""
+    partie = Partie.objects.select_related("result").get(pk=partie.pk)
+    summary = summary_of(partie)
+    data = partie_load(partie)
+    fresh = data.replay()
+    stored = states_of(partie)
+    return (
+        stored == fresh.states
+        and [(s.eliminated_at, s.left) for s in stored]
+        == [(s.eliminated_at, s.left) for s in fresh.states]
+        and summary.to_json()
+        == Summary(
+            recorded=len(data.donnes),
+            applied=len(fresh.states),
+            over=fresh.over,
+            end_reason=fresh.end_reason,
+            pending=list(fresh.pending),
+            final=fresh.final,
+            rachats=_rachat_lines(fresh.states),
+        ).to_json()
+    )

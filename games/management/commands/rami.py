@@ -12,10 +12,12 @@ from typing import Any, TextIO
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
-from games import services
+from games import replays, services
 from games.errors import translated
 from games.files import MAX_UPLOAD_BYTES, read_upload
+from games.models import Partie
 from games.scoring import RamiError, cli
 
 
@@ -31,12 +33,42 @@ class Command(BaseCommand):
         importer.add_argument("file", help="export JSON de ramiscore ou enregistrement de partie")
         importer.add_argument("--user", required=True, help="le compte qui possédera la partie")
         importer.add_argument("--name", default=None, help="nom de la partie")
+        rebuild = actions.add_parser(
+            "rebuild", help="recalculer la marque enregistrée de toutes les parties"
+        )
+        rebuild.add_argument(
+            "--check",
+            action="store_true",
+            help="vérifier seulement : la marque enregistrée est-elle celle d'un recalcul ?",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "score":
             self._score(options["file"], options["format"], options.get("stdin") or sys.stdin)
         elif options["action"] == "import":
             self._import(options["file"], options["user"], options["name"])
+        elif options["action"] == "rebuild":
+            self._rebuild(check=options["check"])
+
+    def _rebuild(self, *, check: bool) -> None:
+        """Every partie's stored replay, from what was recorded (after a change of the engine,
+        or to be sure); ``--check`` only compares, and fails if one differs."""
+        differ = []
+        count = 0
+        for partie in Partie.objects.order_by("pk").iterator():
+            count += 1
+            if check:
+                if not replays.agrees(partie):
+                    differ.append(partie.pk)
+                continue
+            with transaction.atomic():
+                locked = Partie.objects.select_for_update().get(pk=partie.pk)
+                replays.rebuild(locked)
+        if check and differ:
+            listed = ", ".join(str(pk) for pk in differ)
+            raise CommandError(f"Marque enregistrée différente pour les parties {listed}.")
+        done = "vérifiées" if check else "recalculées"
+        self.stdout.write(f"{count} parties {done}.")
 
     def _import(self, path: str, username: str, name: str | None) -> None:
         owner = get_user_model().objects.filter(username=username).first()
