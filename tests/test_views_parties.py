@@ -110,3 +110,28 @@ def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:
     assert response.status_code == 200
     assert message in response.context["form"].non_field_errors()
     assert not Partie.objects.exists()
+
+
+def test_the_home_page_lists_twenty_parties_a_page_newest_first(client, alice) -> None:
+    for number in range(1, 23):
+        make_partie(alice, name=f"Partie {number:02d}")
+    client.force_login(alice)
+    first = client.get(reverse("home")).content.decode()
+    assert first.count("partie-link") == 20
+    assert "Partie 22" in first and "Partie 03" in first and "Partie 02" not in first
+    assert "Page 1 sur 2" in first
+    second = client.get(reverse("home") + "?page=2").content.decode()
+    assert second.count("partie-link") == 2 and "Partie 01" in second
+
+
+@pytest.mark.parametrize("parties", [2, 30])
+def test_the_home_page_costs_the_same_queries_for_2_or_30_parties(
+    client, alice, parties, django_assert_num_queries
+) -> None:
+    for _ in range(parties):
+        play(make_partie(alice), "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    client.force_login(alice)
+    client.get(reverse("home"))
+    # session, user, count, the page of parties with their stored results, their players.
+    with django_assert_num_queries(5):
+        assert client.get(reverse("home")).status_code == 200
