@@ -171,7 +171,9 @@ class PartieResult(models.Model):
     partie = models.OneToOneField(Partie, on_delete=models.CASCADE, related_name="result")
     engine = models.CharField(max_length=20)
     revision = models.PositiveBigIntegerField()
-    summary = models.JSONField()
+    # JSON as text, not PostgreSQL's jsonb, which sorts the keys: the seat order of what the
+    # engine derived is part of it (the fewest transfers are found in that order).
+    summary = models.TextField()
 
     def __str__(self) -> str:
         return f"{self.partie} — résultat r{self.revision}"
@@ -182,7 +184,7 @@ class DonneResult(models.Model):
 
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="donne_results")
     number = models.PositiveIntegerField()
-    state = models.JSONField()
+    state = models.TextField()  # JSON as text, in seat order (see PartieResult.summary)
 
     class Meta:
         ordering = ["number"]

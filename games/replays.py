@@ -11,6 +11,7 @@ partie) is rebuilt on first read, and the mismatch is logged. It is never shown 
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -142,7 +143,7 @@ def store(
     )
     DonneResult.objects.filter(partie=partie, number__gte=first).delete()
     DonneResult.objects.bulk_create(
-        DonneResult(partie=partie, number=state.number, state=state.to_storage())
+        DonneResult(partie=partie, number=state.number, state=json.dumps(state.to_storage()))
         for state in result.states
     )
     partie.refresh_from_db(fields=["revision"])
@@ -151,7 +152,7 @@ def store(
         defaults={
             "engine": ENGINE_VERSION,
             "revision": partie.revision,
-            "summary": summary.to_json(),
+            "summary": json.dumps(summary.to_json()),
         },
     )
     return summary
@@ -181,7 +182,7 @@ def summary_of(partie: Partie) -> Summary:
     except PartieResult.DoesNotExist:
         result = None
     if _is_fresh(partie, result):
-        return Summary.from_json(result.summary)
+        return Summary.from_json(json.loads(result.summary))
     if result is not None:
         log.warning(
             "Stored replay of partie %s was stale (engine %s, revision %s; now %s, %s): rebuilt",
@@ -208,13 +209,13 @@ def states_of(
         rows = rows.filter(number__gte=since)
     if last is not None:
         rows = rows.order_by("-number")[:last]
-        return [DonneState.from_storage(r.state) for r in reversed(list(rows))]
-    return [DonneState.from_storage(r.state) for r in rows.order_by("number")]
+        return [DonneState.from_storage(json.loads(r.state)) for r in reversed(list(rows))]
+    return [DonneState.from_storage(json.loads(r.state)) for r in rows.order_by("number")]
 
 
 def state_at(partie: Partie, number: int) -> DonneState | None:
     row = DonneResult.objects.filter(partie=partie, number=number).first()
-    return DonneState.from_storage(row.state) if row else None
+    return DonneState.from_storage(json.loads(row.state)) if row else None
 
 
 def load(partie: Partie, *, last: int | None = None) -> Stored:
@@ -250,7 +251,7 @@ def loaded_all(parties: list[Partie]) -> list[Stored]:
     states: dict[int, list[DonneState]] = {}
     rows = DonneResult.objects.filter(partie__in=[p.pk for p in parties])
     for row in rows.order_by("partie", "number"):
-        states.setdefault(row.partie_id, []).append(DonneState.from_storage(row.state))
+        states.setdefault(row.partie_id, []).append(DonneState.from_storage(json.loads(row.state)))
     return [
         Stored(
             partie=p,

@@ -4,6 +4,7 @@ them all and ``--check`` finds one that differs. Cast: alice owns the parties.""
 
 from __future__ import annotations
 
+import json
 import logging
 from decimal import Decimal
 
@@ -123,7 +124,9 @@ def test_rebuild_recomputes_every_partie_and_check_finds_a_corrupted_state(alice
     # A stored state corrupted without the partie changing: the tag cannot see it, the
     # comparison does.
     row = DonneResult.objects.get(partie=second, number=2)
-    row.state = {**row.state, "totals": {"Alice": 0, "Bruno": 0, "Chloé": 0}}
+    row.state = json.dumps(
+        {**json.loads(row.state), "totals": {"Alice": 0, "Bruno": 0, "Chloé": 0}}
+    )
     row.save()
     with pytest.raises(CommandError, match=f"parties {second.pk}"):
         call_command("rami", "rebuild", "--check")

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ),
                 ("engine", models.CharField(max_length=20)),
                 ("revision", models.PositiveBigIntegerField()),
-                ("summary", models.JSONField()),
+                ("summary", models.TextField()),
                 (
                     "partie",
                     models.OneToOneField(
@@ -49,7 +49,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("number", models.PositiveIntegerField()),
-                ("state", models.JSONField()),
+                ("state", models.TextField()),
                 (
                     "partie",
                     models.ForeignKey(
