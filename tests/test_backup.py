@@ -61,6 +61,8 @@ def test_a_broken_backup_names_the_partie_and_restores_nothing(client, alice) ->
     client.force_login(alice)
     backup = json.loads(client.get(reverse("backup_download")).content)
     mardi = next(p for p in backup["parties"] if p["name"] == "Mardi")
+    # A plain sortie: a flat win (tout d'un coup) needs no hands (docs/rules.md R27).
+    mardi["record"]["donnes"][0]["win"] = "sortie"
     del mardi["record"]["donnes"][0]["hands"]["Yves"]
     position = backup["parties"].index(mardi) + 1
     count = Partie.objects.count()

@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import selectors
-from games.scoring.replay import replay as engine_replay
 from games.models import Donne
+from games.scoring.replay import replay as engine_replay
 from tests.factories import hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db

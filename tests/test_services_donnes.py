@@ -9,7 +9,7 @@ from games import services
 from games.errors import translated
 from games.models import Donne, Hand, Partie, Rachat
 from games.scoring import RamiError
-from games.selectors import partie_load, partie_replay
+from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, partie_p1, play
 
 pytestmark = pytest.mark.django_db

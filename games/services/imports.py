@@ -27,6 +27,10 @@ from games.scoring import RamiError, Replay
 from games.scoring.record import Record, record_from_dict
 from games.services.parties import ensure_room
 
+# full_clean without the checks that ask the database: the rows are new, and the engine has
+# already made each hand either cards or points, one per joueur (the tables' constraints).
+NO_QUERY = {"validate_unique": False, "validate_constraints": False}
+
 
 @dataclass
 class _Ready:
@@ -153,7 +157,7 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
         for seat, p in enumerate(parsed.players, 1)
     ]
     _cleaned([partie])
-    _cleaned(joueurs, exclude=["partie"], validate_constraints=False)
+    _cleaned(joueurs, exclude=["partie"], **NO_QUERY)
     by_name = {j.name: j for j in joueurs}
     paid = {
         (item[0], item[1])
@@ -166,6 +170,11 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
     donnes, hands, rachats = [], [], []
     checked: set[tuple[str, int | None, int]] = set()
     for number, d in enumerate(parsed.donnes, 1):
+        # The donnes after a decision still to take were not replayed (lenient): their names
+        # are checked here.
+        for player in [d.winner or "", *d.hands, *d.rachat]:
+            if player and player not in by_name:
+                raise RamiError("joueur_inconnu", donne=number, player=player)
         donne = Donne(partie=partie, number=number, winner=by_name.get(d.winner or ""), win=d.win)
         rows = [
             Hand(
@@ -177,11 +186,11 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
             )
             for player, held in d.hands.items()
         ]
-        # A hand's own checks depend on its values alone: each one once. The engine already
-        # made each hand either cards or points, one per joueur (the table's constraints).
+        # A hand's own checks depend on its values alone: each one once.
         fresh = [r for r in rows if (r.cards, r.points, r.jokers) not in checked]
         try:
-            _cleaned(fresh, exclude=["donne", "joueur"], validate_constraints=False)
+            _cleaned([donne], exclude=["partie", "winner"], **NO_QUERY)
+            _cleaned(fresh, exclude=["donne", "joueur"], **NO_QUERY)
         except PartieError as err:
             raise err.at(donne=number) from None
         checked.update((r.cards, r.points, r.jokers) for r in fresh)
