@@ -106,8 +106,9 @@ def test_an_imported_partie_stores_the_replay_the_app_would_derive(alice) -> Non
     _data, result = partie_replay(partie)
     assert states == [s.to_storage() for s in result.states]
     assert len(states) == 90
-    assert stored.summary["over"] is True and stored.summary["recorded"] == 90
-    assert [(r["donne"], r["player"]) for r in stored.summary["rachats"]] == [
+    summary = json.loads(stored.summary)
+    assert summary["over"] is True and summary["recorded"] == 90
+    assert [(r["donne"], r["player"]) for r in summary["rachats"]] == [
         (21, "Bruno"),
         (81, "Bruno"),
     ]
@@ -124,7 +125,7 @@ def test_a_partie_waiting_for_a_decision_stores_what_it_waits_for(alice) -> None
         ],
     }
     partie = services.partie_import(owner=alice, record=record)
-    summary = PartieResult.objects.get(partie=partie).summary
+    summary = json.loads(PartieResult.objects.get(partie=partie).summary)
     assert (summary["recorded"], summary["applied"]) == (2, 1)
     assert [(p["donne"], p["player"], p["restart"]) for p in summary["pending"]] == [
         (1, "Bruno", -10)
@@ -176,7 +177,9 @@ def test_a_restored_backup_keeps_dates_payments_and_fresh_replays(alice) -> None
     assert Rachat.objects.get(donne__partie=copy).paid is True
     stored = PartieResult.objects.get(partie=copy)
     assert stored.revision == Partie.objects.get(pk=copy.pk).revision
-    assert stored.summary["rachats"] == [{"donne": 2, "player": "Bruno", "number": 1, "price": 200}]
+    assert json.loads(stored.summary)["rachats"] == [
+        {"donne": 2, "player": "Bruno", "number": 1, "price": 200}
+    ]
 
 
 @pytest.mark.django_db
