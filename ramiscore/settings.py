@@ -89,7 +89,7 @@ else:
             },
             # A file, not memory, so that the live-server threads of the concurrency tests
             # each have their own connection, as two phones would.
-            "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
+            "TEST": {"NAME": BASE_DIR / envstr("SQLITE_TEST_NAME", "test-db.sqlite3")},
             # Keep a worker's connection between requests: opening SQLite and setting its
             # pragmas was most of the cost of an unchanged live-view poll.
             "CONN_MAX_AGE": envint("SQLITE_CONN_MAX_AGE", 600),

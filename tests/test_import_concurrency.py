@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from decimal import Decimal
 
 import pytest
@@ -25,6 +24,7 @@ from games.models import Donne, Hand, Partie, PartieResult, Rachat
 from games.replays import states_of
 from games.scoring import ENGINE_VERSION, RamiError
 from games.selectors import partie_replay
+from games.services import imports
 from tests.factories import hand, make_partie, make_user, play
 from tests.sheet_records import long_record
 from tests.test_limits import backup, flat_record
@@ -33,44 +33,50 @@ SIX = ("Anne", "Bruno", "Chloé", "David", "Émile", "Fanny")
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_donne_is_recorded_while_a_large_import_runs() -> None:
-    """A real thread imports a partie of 1000 donnes of 6 players while this one records
-    donnes on another partie through the services. Every save succeeds (no "database is
-    locked"), and the first one is done before the import ends: the import held the write
-    lock only for its inserts, not while it read and replayed the file (which takes longer
-    than a save)."""
+def test_a_donne_is_recorded_while_a_large_import_runs(monkeypatch) -> None:
+    """A real thread imports a partie of 1000 donnes of 6 players; once it has read and
+    replayed the file, and before it writes, it waits for this thread to record donnes on
+    another partie through the services. They succeed at once: the import holds the write
+    lock only for its inserts. (An import that held it throughout would leave these saves
+    waiting for the lock the import holds while it waits for them: "database is locked".)"""
     alice = make_user("alice")
     lundi = make_partie(alice, name="Lundi", joueurs=["Anne", "Bruno"])
     record = flat_record(1000, SIX)
-    begun = threading.Event()
+    read, saved_them = threading.Event(), threading.Event()
+    prepare = imports._prepare
+
+    def prepare_then_wait(*args, **kwargs):
+        ready = prepare(*args, **kwargs)
+        read.set()
+        saved_them.wait(60)
+        return ready
+
+    monkeypatch.setattr(imports, "_prepare", prepare_then_wait)
     outcome: dict = {}
 
     def run_import() -> None:
-        begun.set()
         try:
             outcome["partie"] = services.partie_import(owner=alice, record=record, name="Long")
         except BaseException as err:  # an error in the thread must fail the test
             outcome["error"] = err
         finally:
-            outcome["ended"] = time.monotonic()
+            read.set()
             connections.close_all()  # this thread's own ORM connection
 
     thread = threading.Thread(target=run_import)
     thread.start()
-    begun.wait()
-    time.sleep(0.02)  # the import has begun: an import holding the lock throughout holds it now
-    saved: list[float] = []
-    while len(saved) < 20 and (not saved or thread.is_alive()):
+    assert read.wait(60)
+    saved = []
+    for index in range(6):
         # Each wins in turn, the other keeps 1 point: nobody nears the seuil.
-        winner, loser = ("Anne", "Bruno") if len(saved) % 2 == 0 else ("Bruno", "Anne")
+        winner, loser = ("Anne", "Bruno") if index % 2 == 0 else ("Bruno", "Anne")
         play(lundi, winner, "rami", **{loser: hand(points=1)})
-        saved.append(time.monotonic())
-        time.sleep(0.05)  # a phone between two donnes; it lets the import's write in too
+        saved.append(index)
+    saved_them.set()
     thread.join(120)
     assert not thread.is_alive()
     assert "error" not in outcome, outcome.get("error")
     assert outcome["partie"].donnes.count() == 1000
-    assert saved[0] < outcome["ended"], "the first save waited for the whole import"
     numbers = list(lundi.donnes.values_list("number", flat=True))
     assert numbers == list(range(1, len(saved) + 1))
     _data, result = partie_replay(lundi)
