@@ -40,6 +40,11 @@ urlpatterns = [
         name="donne_delete",
     ),
     path("parties/<int:pk>/rachats/<int:joueur_pk>/", donnes.rachat_decide, name="rachat_decide"),
+    path(
+        "parties/<int:pk>/donnes/<int:number>/rachats/<int:joueur_pk>/",
+        donnes.rachat_change,
+        name="rachat_change",
+    ),
     path("parties/<int:pk>/terminer/", parties.partie_close, name="partie_close"),
     path("parties/<int:pk>/rouvrir/", parties.partie_reopen, name="partie_reopen"),
     path("parties/<int:pk>/argent/", money.partie_money, name="partie_money"),

@@ -88,6 +88,10 @@ TABLE: dict[str, Case] = {
     "rachat_decide": owner_page(
         lambda w: (w.pk, w.joueur("Bruno")), "post", owner=302, accepts_post=True
     ),
+    # Changing Chloé's answer at donne 2 (issue "table-proof"): a redirect to the partie.
+    "rachat_change": owner_page(
+        lambda w: (w.pk, 2, w.joueur("Chloé")), "post", owner=302, accepts_post=True
+    ),
     "partie_close": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     "partie_reopen": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     "partie_share": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),

@@ -121,7 +121,7 @@ def test_a_missing_hand_is_an_error_next_to_the_field(client, alice, partie) -> 
     assert response.status_code == 422
     form = response.context["form"]
     assert form.errors[f"points_{ids(partie)['David']}"] == [
-        "Indiquez les points de David, ou touchez ses cartes."
+        "Il manque les points de David : tapez-les, ou touchez ses cartes."
     ]
     assert not Donne.objects.exists()
 

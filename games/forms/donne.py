@@ -24,7 +24,10 @@ from games.scoring import (
     card_letter,
     explain_hand,
     get_preset,
+    hands_needed,
+    implausible,
     parse_card,
+    plausible_max,
     table_warnings,
 )
 from games.scoring.presets import RANKS
@@ -32,7 +35,13 @@ from games.scoring.presets import RANKS
 if TYPE_CHECKING:
     from games.display.marque import Marque
 
-MAIN_MANQUANTE = _("Indiquez les points de %(name)s, ou touchez ses cartes.")
+MAIN_MANQUANTE = _("Il manque les points de %(name)s : tapez-les, ou touchez ses cartes.")
+# More than a hand of this preset can hold (games/scoring/hands.py plausible_max): a typo
+# until the scorekeeper confirms it, on the same screen.
+POINTS_IMPLAUSIBLES = _("%(points)s points pour %(name)s : c'est bien ça ?")
+CARTES_IMPLAUSIBLES = _(
+    "%(count)s cartes pour %(name)s, plus qu'on ne peut en garder (%(max)s) : c'est bien ça ?"
+)
 JOKERS_MAX = _("Ce jeu n'a que %(limit_value)s jokers.")
 GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
 MAX_POINTS = 5000  # a hand of 13 cards and 4 jokers at ×4 stays far below this
@@ -93,6 +102,9 @@ class DonneForm(forms.Form):
                 initial=0,
                 required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+            self.fields[self._ok(j)] = forms.BooleanField(
+                label=_("Oui, c'est bien ça"), required=False
             )
 
     # -- building the form ----------------------------------------------------------------------
@@ -176,11 +188,44 @@ class DonneForm(forms.Form):
     def _jokers(joueur: Joueur) -> str:
         return f"jokers_{joueur.pk}"
 
-    def player_fields(self) -> list[tuple[Joueur, Any, Any, Any]]:
+    @staticmethod
+    def _ok(joueur: Joueur) -> str:
+        return f"ok_{joueur.pk}"
+
+    def player_fields(self) -> list[tuple[Joueur, Any, Any, Any, Any]]:
         return [
-            (j, self[self._points(j)], self[self._cards(j)], self[self._jokers(j)])
+            (
+                j,
+                self[self._points(j)],
+                self[self._cards(j)],
+                self[self._jokers(j)],
+                self[self._ok(j)],
+            )
             for j in self.joueurs
         ]
+
+    def error_summary(self) -> list[tuple[str, str]]:
+        """Every problem of a refused form, for the summary at its top: (the id of the field
+        to jump to, or "" for the whole donne; the message), in the order of the page."""
+        lines = [("", str(e)) for e in self.non_field_errors()]
+        order = ["winner", "win"]
+        for j in self.joueurs:
+            order += [self._ok(j), self._points(j), self._jokers(j), self._cards(j)]
+        for name in order:
+            if name in self.errors:
+                # A group of radios is reached through its first button.
+                anchor = self[name].id_for_label or f"{self[name].auto_id}_0"
+                lines += [(anchor, str(e)) for e in self.errors[name]]
+        return lines
+
+    @property
+    def no_hand_wins(self) -> list[str]:
+        """docs/rules.md R27: the win types whose losers need no hand (the engine says)."""
+        return [w for w in self.preset.win_types if not hands_needed(self.preset, w)]
+
+    @property
+    def points_max(self) -> int:
+        return plausible_max(self.preset)
 
     @property
     def joker_choices(self) -> range:
@@ -209,12 +254,14 @@ class DonneForm(forms.Form):
         cleaned["winner_joueur"] = winner
         cleaned["win"] = TALON_EPUISE if talon else cleaned.get("win") or self.preset.default_win
         hands: Hands = {}
+        needed = hands_needed(self.preset, cleaned["win"])
         for j in self.joueurs:
             if j == winner:
                 continue
-            hand = self._hand(j, cleaned)
+            hand = self._hand(j, cleaned, needed=needed)
             if hand is not None:
                 hands[j] = hand
+                self._check_plausible(j, hand, cleaned)
         cleaned["hands"] = hands
         if not cleaned.get("forcer"):
             warnings = table_warnings(self.preset, [Hand.from_dict(h) for h in hands.values()])
@@ -223,7 +270,30 @@ class DonneForm(forms.Form):
             self.table_warning = bool(warnings)
         return cleaned
 
-    def _hand(self, joueur: Joueur, cleaned: dict[str, Any]) -> dict[str, Any] | None:
+    def _check_plausible(self, joueur: Joueur, hand: dict[str, Any], cleaned: dict) -> None:
+        """A hand above what one player can hold waits for the scorekeeper's "oui"."""
+        if cleaned.get(self._ok(joueur)):
+            return
+        try:
+            odd = implausible(self.preset, Hand.from_dict(hand))
+        except RamiError:
+            return  # the engine names what is wrong with it
+        if not odd:
+            return
+        if "points" in hand:
+            message = POINTS_IMPLAUSIBLES % {"points": hand["points"], "name": joueur.name}
+        else:
+            count = len(hand["cards"]) + hand["jokers"]
+            message = CARTES_IMPLAUSIBLES % {
+                "count": count,
+                "name": joueur.name,
+                "max": self.preset.hand_cards,
+            }
+        self.add_error(self._ok(joueur), message)
+
+    def _hand(
+        self, joueur: Joueur, cleaned: dict[str, Any], *, needed: bool = True
+    ) -> dict[str, Any] | None:
         points = cleaned.get(self._points(joueur))
         jokers = cleaned.get(self._jokers(joueur)) or 0
         text = cleaned.get(self._cards(joueur), "")
@@ -238,6 +308,8 @@ class DonneForm(forms.Form):
             return {"points": points, "jokers": jokers}
         if jokers:
             return {"cards": [], "jokers": jokers}
+        if not needed:
+            return None  # docs/rules.md R27: a flat win, the hand does not count
         if self._points(joueur) not in self.errors:
             self.add_error(self._points(joueur), MAIN_MANQUANTE % {"name": joueur.name})
         return None

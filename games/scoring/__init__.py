@@ -6,14 +6,23 @@ from .config import RECORD_KEYS, Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import MESSAGES, N_, RamiError
 from .final import POT, Final, positions_with_pot, settle
-from .hands import Hand, explain_hand, hand_penalty, parse_card, table_warnings
+from .hands import (
+    Hand,
+    explain_hand,
+    hand_penalty,
+    hands_needed,
+    implausible,
+    parse_card,
+    plausible_max,
+    table_warnings,
+)
 from .players import check_count, check_players, player_problems
 from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
 from .replay import Replay, replay
 
 # Stored replays are tagged with it (games/replays.py): change it with any change of what the
 # engine derives (a rule, a field of DonneState), and every stored replay is rebuilt on read.
-ENGINE_VERSION = "2026.12.1"
+ENGINE_VERSION = "2026.12.2"
 
 __all__ = [
     "ENGINE_VERSION",
@@ -42,6 +51,9 @@ __all__ = [
     "explain_hand",
     "get_preset",
     "hand_penalty",
+    "hands_needed",
+    "implausible",
+    "plausible_max",
     "parse_card",
     "positions_with_pot",
     "replay",

@@ -158,6 +158,10 @@ class DonneState:
             p: explain_penalty(self.preset, h, self.win, self.points[p])
             for p, h in self.hands.items()
         }
+        for p in self.points:
+            if p not in texts and p != self.winner:
+                # docs/rules.md R27: a flat win without the hand; the text needs no cards.
+                texts[p] = explain_penalty(self.preset, Hand(), self.win, self.points[p])
         if self.winner is not None:
             bonus = self.points[self.winner]
             label = self.preset.win_types[self.win].lower()

@@ -152,6 +152,30 @@ def table_warnings(preset: Preset, hands: list[Hand]) -> list[RamiError]:
     return warnings
 
 
+def hands_needed(preset: Preset, win: str) -> bool:
+    """docs/rules.md R27: a flat win (rami51 tout d'un coup, rami sec) needs no hands."""
+    return win not in preset.flat_penalties
+
+
+def plausible_max(preset: Preset) -> int:
+    """The highest sum of the non-joker cards a loser can hold (``hand_cards`` cards, the
+    highest first, at most ``max_same_rank`` of a rank): 148 in classique, 158 in rami51.
+    A points total above it is a typo until the table confirms it (R22 spirit: the engine
+    counts it; the interface asks first)."""
+    values = sorted(
+        (value for value in CARD_VALUES.values() for _ in range(preset.max_same_rank)),
+        reverse=True,
+    )
+    return sum(values[: preset.hand_cards])
+
+
+def implausible(preset: Preset, hand: Hand) -> bool:
+    """More points, or more cards, than one loser can hold in this preset."""
+    if hand.cards is None:
+        return (hand.points or 0) > plausible_max(preset)
+    return len(hand.cards) + hand.jokers > preset.hand_cards
+
+
 def check_win(preset: Preset, win: str) -> None:
     if win == TALON_EPUISE:
         if not preset.talon_epuise:

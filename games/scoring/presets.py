@@ -53,6 +53,9 @@ class Preset:
     max_players: int = 6
     deck_jokers: int = 4
     max_same_rank: int = 8
+    # The most cards a loser can hold when the donne ends: the cards dealt, plus one (the
+    # dealer's extra card, or a card drawn). Beyond it a hand is implausible (hands.py).
+    hand_cards: int = 14
 
     @property
     def default_win(self) -> str:
@@ -86,6 +89,7 @@ CLASSIQUE = Preset(
     winner_points={"rami": -10, "rami_de_la_main": -20},
     scoring="classique",
     max_players=6,
+    hand_cards=14,  # 13 dealt + 1
 )
 
 RAMI52_7 = Preset(
@@ -103,6 +107,7 @@ RAMI52_7 = Preset(
     max_players=5,
     deck_jokers=1,
     max_same_rank=4,
+    hand_cards=8,  # 7 dealt + 1
 )
 
 RAMI52_6 = Preset(
@@ -119,6 +124,7 @@ RAMI52_6 = Preset(
     max_players=7,
     deck_jokers=1,
     max_same_rank=4,
+    hand_cards=7,  # 6 dealt + 1
 )
 
 RAMI51 = Preset(
@@ -141,6 +147,7 @@ RAMI51 = Preset(
     max_rachats=0,
     target=1000,
     max_players=7,
+    hand_cards=15,  # 14 dealt, 15 for the dealer (§5)
 )
 
 RAMI40 = Preset(
@@ -159,6 +166,7 @@ RAMI40 = Preset(
     seuil_inclusive=False,
     max_players=5,
     deck_jokers=2,
+    hand_cards=14,  # 13 dealt + 1
 )
 
 PRESETS: dict[str, Preset] = {p.key: p for p in (CLASSIQUE, RAMI52_7, RAMI52_6, RAMI51, RAMI40)}

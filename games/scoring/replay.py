@@ -9,7 +9,7 @@ from .config import Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import N_, Detail, RamiError
 from .final import Final, compute_final
-from .hands import _penalty, check_hand, check_win
+from .hands import _penalty, check_hand, check_win, hands_needed
 from .players import check_players
 from .presets import TALON_EPUISE, Preset, get_preset
 
@@ -102,9 +102,14 @@ class _Partie:
                 check_hand(self.preset, hand)
             except RamiError as err:
                 raise err.at(player=player) from None
-        for player in self.in_race:
-            if player != donne.winner and player not in donne.hands:
-                raise RamiError("mains_incompletes", player=player)
+        # docs/rules.md R27: a flat win (rami51) needs no hands; a hand given is checked above.
+        if hands_needed(self.preset, donne.win):
+            for player in self.in_race:
+                if player != donne.winner and player not in donne.hands:
+                    raise RamiError("mains_incompletes", player=player)
+        self._check_decisions(donne)
+
+    def _check_decisions(self, donne: DonneInput) -> None:
         for player, decision in donne.rachat.items():
             self._check_known(player)
             if not isinstance(decision, bool):
@@ -121,6 +126,9 @@ class _Partie:
         for player in self.in_race:
             if player == donne.winner:
                 points[player] = self.preset.winner_points[donne.win]
+            elif donne.win in self.preset.flat_penalties:
+                # docs/rules.md R27: the flat penalty, whether a hand was given or not.
+                points[player] = self.preset.flat_penalties[donne.win]
             else:
                 points[player] = _penalty(self.preset, donne.hands[player], donne.win)
         return points

@@ -10,6 +10,7 @@ from games.services.donnes import (
     donne_create,
     donne_delete,
     donne_update,
+    rachat_change,
     rachat_decide,
 )
 from games.services.imports import partie_import, parties_import
@@ -33,6 +34,7 @@ __all__ = [
     "partie_unshare",
     "partie_update_money",
     "parties_import",
+    "rachat_change",
     "rachat_decide",
     "rachat_mark_paid",
     "stake_mark_paid",

@@ -192,3 +192,39 @@ def rachat_decide(*, partie: Partie, joueur: Joueur, accepted: bool) -> Rachat:
     partie.save(update_fields=["updated_at"])
     later.store(after, recorded=summary.recorded)
     return rachat
+
+
+@transaction.atomic
+def rachat_change(
+    *,
+    partie: Partie,
+    donne_number: int,
+    joueur: Joueur,
+    accepted: bool,
+    etat: str | None = None,
+) -> Change:
+    """Change a crosser's answer at donne ``donne_number`` (a mis-tap on "Abandonner", or a
+    table that changes its mind): the partie is replayed from that donne, as an edit is.
+    The engine refuses when later donnes no longer fit (he declined, then won a later one;
+    he buys back, but later donnes have no hand of his)."""
+    partie, summary = locked(partie, etat)
+    later = tail(partie, summary, donne_number)
+    donne = later.data.donne(donne_number)
+    rachat = next((r for r in later.data.rachats_of(donne) if r.joueur_id == joueur.pk), None)
+    if rachat is None:
+        raise PartieError("pas_de_decision", player=joueur.name)
+    if rachat.accepted == accepted:
+        return Change()  # the same answer tapped twice
+    inputs = later.data.inputs()
+    inputs[donne_number - later.data.first]["rachat"][joueur.name] = accepted
+    after = later.replay(inputs)
+    prices = rachat_prices(later.before)
+    # A rachat marked paid that becomes an abandon: its money goes back (R11).
+    refunds = [due] if not accepted and (due := refund(rachat, donne_number, prices)) else []
+    rachat.accepted = accepted
+    rachat.paid = False
+    rachat.save(update_fields=["accepted", "paid"])
+    removed, stale_refunds = drop_stale_decisions(later.data, after, prices)
+    partie.save(update_fields=["updated_at"])
+    summary_after = later.store(after, recorded=summary.recorded)
+    return change(later, after, summary_after, removed, refunds + stale_refunds)

@@ -12,9 +12,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
 from games.display.marque import Marque
+from games.display.outcome import donne_sentences, end_sentence, left_sentence
 from games.errors import translated
 from games.forms import DonneForm
-from games.models import Donne, Partie
+from games.models import Donne, Partie, Rachat
 from games.scoring import RamiError, get_preset
 from games.views.partie_page import (
     get_partie_for_user,
@@ -66,10 +67,14 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_refusal(err, marque.recorded + 1)
         else:
             messages.success(request, _("Donne %(n)s notée.") % {"n": recorded.donne.number})
+            partie.refresh_from_db()  # as the service left it (its revision)
+            marque = load_marque(partie)
+            # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
+            for sentence in donne_sentences(marque, recorded.donne.number):
+                messages.warning(request, sentence)
             if not request.htmx:
                 return redirect("partie_detail", pk=partie.pk)
-            partie.refresh_from_db()  # as the service left it (its revision)
-            return render_partie(request, load_marque(partie))
+            return render_partie(request, marque)
     marque = marque or load_marque(partie)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
 
@@ -129,6 +134,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     context = {
         "partie": partie,
         "donne": donne,
+        "decisions": Rachat.objects.filter(donne=donne).select_related("joueur"),
         "form": form,
         "marque": marque,
         "preset": get_preset(partie.preset),
@@ -167,10 +173,67 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
         try:
-            services.rachat_decide(partie=partie, joueur=joueur, accepted=decision == "racheter")
+            rachat = services.rachat_decide(
+                partie=partie, joueur=joueur, accepted=decision == "racheter"
+            )
         except RamiError as err:
             messages.error(request, translated(err))
+        else:
+            partie.refresh_from_db()  # as the decision left it (its revision)
+            _say_decision(request, load_marque(partie), rachat)
     if not request.htmx:
         return redirect("partie_detail", pk=partie.pk)
-    partie.refresh_from_db()  # as the decision left it (its revision)
+    partie.refresh_from_db()
     return render_partie(request, load_marque(partie))
+
+
+def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:
+    """An abandon, and the end of the partie it may bring, in plain sentences."""
+    number = rachat.donne.number
+    state = next((s for s in marque.states if s.number == number), None)
+    if state is not None and (sentence := left_sentence(state, rachat.joueur.name)):
+        messages.warning(request, sentence)
+    if marque.over:
+        messages.warning(request, end_sentence(marque))
+
+
+@login_required
+@require_POST
+def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) -> HttpResponse:
+    """Change an answer already given (a mis-tap on "Abandonner", a change of mind): the
+    partie is replayed from that donne, and the page says what changed."""
+    partie = get_partie_for_user(request, pk)
+    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    decision = request.POST.get("decision")
+    if decision not in ("racheter", "abandonner"):
+        messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
+        return redirect("partie_detail", pk=partie.pk)
+    accepted = decision == "racheter"
+    try:
+        change = services.rachat_change(
+            partie=partie,
+            donne_number=number,
+            joueur=joueur,
+            accepted=accepted,
+            etat=request.POST.get("etat") or None,
+        )
+    except RamiError as err:
+        if err.code == "etat_perime":
+            return stale(request, partie, err)
+        messages.error(
+            request,
+            _("La décision de %(name)s n'a pas changé : %(cause)s")
+            % {"name": joueur.name, "cause": translated(err)},
+        )
+        return redirect("donne_edit", pk=partie.pk, number=number)
+    if accepted:
+        text = _("Donne %(n)s : %(name)s se rachète finalement.")
+    else:
+        text = _("Donne %(n)s : %(name)s abandonne finalement et quitte la partie.")
+    messages.success(request, text % {"n": number, "name": joueur.name})
+    say_change(request, change, partie.currency)
+    partie.refresh_from_db()
+    marque = load_marque(partie)
+    if marque.over:
+        messages.warning(request, end_sentence(marque))
+    return redirect("partie_detail", pk=partie.pk)

@@ -40,42 +40,259 @@
 
   function setupPicker(picker) {
     const hand = picker.closest(".hand");
+    const input = picker.querySelector(".cards-input");
     picker.querySelectorAll("[data-card]").forEach(function (key) {
       key.addEventListener("click", function () {
-        const input = picker.querySelector(".cards-input");
         setCards(picker, cardsOf(input).concat([key.dataset.card]));
       });
     });
     const joker = picker.querySelector("[data-joker]");
-    if (joker) {
+    const jokers = hand.querySelector(".jokers-select");
+    if (joker && jokers) {
       joker.addEventListener("click", function () {
-        const radios = Array.from(hand.querySelectorAll(".jokers input[type=radio]"));
-        const current = radios.findIndex(function (r) { return r.checked; });
-        const next = radios[Math.min(current + 1, radios.length - 1)];
-        if (next) {
-          next.checked = true;
-          next.dispatchEvent(new Event("change", { bubbles: true }));
-        }
+        jokers.selectedIndex = Math.min(jokers.selectedIndex + 1, jokers.options.length - 1);
+        jokers.dispatchEvent(new Event("change", { bubbles: true }));
       });
     }
-    picker.querySelector(".cards-input").addEventListener("input", function () {
-      renderChips(picker);
+    input.addEventListener("input", function () { renderChips(picker); });
+    input.addEventListener("keydown", function (event) {
+      // Enter in the cards never saves the donne by surprise.
+      if (event.key === "Enter") event.preventDefault();
     });
     renderChips(picker);
+    // Folded behind the row's button, unless cards were typed (a refused form, a draft).
+    const toggle = hand.querySelector(".picker-toggle");
+    function show(open) {
+      picker.hidden = !open;
+      if (toggle) toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    show(Boolean(input.value.trim()) || input.classList.contains("is-invalid"));
+    if (toggle) {
+      toggle.addEventListener("click", function () { show(picker.hidden); });
+    }
   }
 
-  function setupWinner(form) {
-    // The winner keeps no hand: hide his row so the scorekeeper sees only the losers.
+  // The points fields the scorekeeper still has to fill: the losers' rows on screen.
+  function pointsInputs(form) {
+    return Array.from(form.querySelectorAll(".points-input")).filter(function (input) {
+      return !input.disabled && !input.closest(".hand").hidden;
+    });
+  }
+
+  function setupDonneForm(form) {
+    const hands = form.querySelector("#hands");
+    const note = form.querySelector(".no-hands-note");
+    // The winner keeps no hand: hide his row so the scorekeeper sees only the losers. A flat
+    // win (docs/rules.md R27, data-no-hands from the engine) needs no hands at all.
     function refresh() {
       const checked = form.querySelector("input[name=winner]:checked");
       form.querySelectorAll(".hand").forEach(function (hand) {
         hand.hidden = checked !== null && hand.dataset.hand === checked.value;
       });
+      const win = form.querySelector("input[name=win]:checked");
+      const noHands = Boolean(win && win.hasAttribute("data-no-hands"));
+      if (hands) {
+        hands.hidden = noHands;
+        hands.querySelectorAll("input, select, button").forEach(function (el) {
+          el.disabled = noHands;
+        });
+      }
+      if (note) note.hidden = !noHands;
+      const inputs = pointsInputs(form);
+      inputs.forEach(function (input, i) {
+        input.setAttribute("enterkeyhint", i === inputs.length - 1 ? "done" : "next");
+      });
     }
     form.querySelectorAll("input[name=winner]").forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        refresh();
+        // Straight to the first loser's points, with the numeric keypad.
+        const first = pointsInputs(form)[0];
+        if (first && !first.value) first.focus();
+      });
+    });
+    form.querySelectorAll("input[name=win]").forEach(function (radio) {
       radio.addEventListener("change", refresh);
     });
+    // Enter (the keypad's "next") goes to the next loser; only the last one saves.
+    form.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || !event.target.classList.contains("points-input")) return;
+      event.preventDefault();
+      const inputs = pointsInputs(form);
+      const i = inputs.indexOf(event.target);
+      if (i >= 0 && i < inputs.length - 1) {
+        inputs[i + 1].focus();
+        inputs[i + 1].select();
+      } else {
+        form.requestSubmit();
+      }
+    });
     refresh();
+    showErrors(form);
+    setupFailure(form);
+    setupDraft(form, refresh);
+  }
+
+  // A refused save: the summary at the top of the form, in view and focused; each of its
+  // links takes the scorekeeper to the field.
+  function showErrors(form) {
+    const errors = form.querySelector("#donne-errors");
+    if (!errors) return;
+    errors.addEventListener("click", function (event) {
+      const link = event.target.closest("a[href^='#']");
+      if (!link) return;
+      const field = document.getElementById(link.getAttribute("href").slice(1));
+      if (!field) return;
+      event.preventDefault();
+      const picker = field.closest(".picker");
+      if (picker && picker.hidden) picker.hidden = false;
+      field.scrollIntoView({ block: "center" });
+      field.focus({ preventScroll: true });
+    });
+    // After htmx's own scroll (show:window:top), which runs once this swap has settled.
+    window.setTimeout(function () {
+      errors.scrollIntoView({ block: "start" });
+      errors.focus({ preventScroll: true });
+    }, 0);
+  }
+
+  function say(form, text, retry) {
+    const status = form.querySelector("#donne-status");
+    if (!status) return;
+    status.querySelectorAll(".failure").forEach(function (old) { old.remove(); });
+    if (!text) return;
+    const box = document.createElement("div");
+    box.className = "failure alert alert-danger py-2 px-3 small mb-2 d-flex align-items-center gap-2";
+    const words = document.createElement("span");
+    words.className = "flex-grow-1";
+    words.textContent = text;
+    box.appendChild(words);
+    if (retry) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn btn-danger btn-sm retry";
+      button.textContent = form.dataset.retry;
+      // The same form, so the same idempotency key: a retry never records twice.
+      button.addEventListener("click", function () { form.requestSubmit(); });
+      box.appendChild(button);
+    }
+    status.appendChild(box);
+    box.scrollIntoView({ block: "center" });
+  }
+
+  // A save that never reached the server (or got no answer) says so, and keeps the form.
+  function setupFailure(form) {
+    form.addEventListener("htmx:sendError", function () { say(form, form.dataset.offline, true); });
+    form.addEventListener("htmx:timeout", function () { say(form, form.dataset.offline, true); });
+    form.addEventListener("htmx:responseError", function () {
+      say(form, form.dataset.serverError, true);
+    });
+    form.addEventListener("htmx:beforeRequest", function () { say(form, "", false); });
+  }
+
+  // The donne being typed, kept in the browser per partie: a reload, a back navigation or a
+  // closed browser does not lose it. Tagged with the state of the partie it was typed on.
+  function setupDraft(form, refresh) {
+    if (form.dataset.edit || !window.localStorage) return;
+    const key = "ramiscore:brouillon:" + form.dataset.partie;
+    const etat = form.querySelector("[name=etat]");
+    const cle = form.querySelector("[name=cle]");
+    const typed = "[name^=points_], [name^=cartes_], [name^=jokers_]";
+
+    function read() {
+      try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
+    }
+    function write(submitted) {
+      const values = {};
+      let any = false;
+      form.querySelectorAll(typed).forEach(function (el) {
+        values[el.name] = el.value;
+        if (el.value && el.value !== "0") any = true;
+      });
+      const winner = form.querySelector("input[name=winner]:checked");
+      const win = form.querySelector("input[name=win]:checked");
+      if (!any && !winner) { localStorage.removeItem(key); return; }
+      // Once sent, it stays "sent" for this state: the browser may fire a late change event
+      // (the focused field) after the submission.
+      const old = read();
+      submitted = submitted || Boolean(old && old.etat === etat.value && old.submitted);
+      localStorage.setItem(key, JSON.stringify({
+        etat: etat.value, cle: cle.value, winner: winner ? winner.value : "",
+        win: win ? win.value : "", values: values, submitted: Boolean(submitted),
+      }));
+    }
+    function fill(draft, sameState) {
+      const pick = function (name, value) {
+        const radio = form.querySelector("input[name=" + name + "][value='" + CSS.escape(value) + "']");
+        if (radio) radio.checked = true;
+      };
+      if (draft.winner) pick("winner", draft.winner);
+      if (draft.win) pick("win", draft.win);
+      Object.keys(draft.values || {}).forEach(function (name) {
+        const el = form.querySelector("[name='" + CSS.escape(name) + "']");
+        if (el) el.value = draft.values[name];
+      });
+      // Same state: the same idempotency key, so a save already on its way is not doubled.
+      if (sameState && draft.cle) cle.value = draft.cle;
+      form.querySelectorAll(".picker").forEach(function (picker) {
+        const input = picker.querySelector(".cards-input");
+        renderChips(picker);
+        if (input.value.trim()) {
+          picker.hidden = false;
+          const toggle = picker.closest(".hand").querySelector(".picker-toggle");
+          if (toggle) toggle.setAttribute("aria-expanded", "true");
+        }
+      });
+      refresh();
+      form.dispatchEvent(new Event("change", { bubbles: true }));  // the live counts
+    }
+    function notice(text, actions) {
+      const status = form.querySelector("#donne-status");
+      const box = document.createElement("div");
+      box.className = "draft-notice alert alert-info py-2 px-3 small mb-2 d-flex flex-wrap align-items-center gap-2";
+      const words = document.createElement("span");
+      words.className = "flex-grow-1";
+      words.textContent = text;
+      box.appendChild(words);
+      actions.forEach(function (action) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn btn-sm " + action[2];
+        button.textContent = action[0];
+        button.addEventListener("click", function () { box.remove(); action[1](); });
+        box.appendChild(button);
+      });
+      status.appendChild(box);
+    }
+    function clear() {
+      localStorage.removeItem(key);
+      form.reset();
+      form.querySelectorAll(".picker").forEach(renderChips);
+      refresh();
+    }
+
+    const draft = read();
+    const blank = !form.querySelector("input[name=winner]:checked") &&
+      !Array.from(form.querySelectorAll(".points-input")).some(function (i) { return i.value; });
+    if (draft && !form.querySelector("#donne-errors")) {
+      if (draft.etat === etat.value) {
+        if (blank) {
+          fill(draft, true);
+          notice(form.dataset.draftRestored, [[form.dataset.draftDrop, clear, "btn-outline-secondary"]]);
+        }
+      } else if (draft.submitted) {
+        localStorage.removeItem(key);  // it was saved: the partie moved on with it
+      } else if (blank) {
+        // Never onto a partie that changed meanwhile without saying so.
+        notice(form.dataset.draftStale, [
+          [form.dataset.draftUse, function () { fill(draft, false); write(false); }, "btn-primary"],
+          [form.dataset.draftDrop, function () { localStorage.removeItem(key); }, "btn-outline-secondary"],
+        ]);
+      }
+    }
+    form.addEventListener("input", function () { write(false); });
+    form.addEventListener("change", function () { write(false); });
+    form.addEventListener("submit", function () { write(true); });
   }
 
   function setupJoueurs(list) {
@@ -155,7 +372,7 @@
   function setup(root) {
     once(root, "[data-print]", setupPrint);
     once(root, ".picker", setupPicker);
-    once(root, "#donne-form", setupWinner);
+    once(root, "#donne-form", setupDonneForm);
     once(root, "#joueur-rows", setupJoueurs);
     once(root, "#partie-form", setupPresets);
   }

@@ -51,7 +51,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     page.locator("#donne-form .winner-grid label", has_text="Anne").click()
     hand(page, "Bruno").locator(".points-input").fill("25")
     chloe = hand(page, "Chloé")
-    chloe.locator("summary").click()
+    chloe.locator(".picker-toggle").click()
     for card in ("R", "D", "2"):
         chloe.locator(f"[data-card='{card}']").click()
     chloe.locator("[data-joker]").click()
@@ -89,7 +89,9 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     # Donne 3, David fait rami; Chloé 40 → 112 crosses again and abandons.
     record(page, "David", Anne=45, Bruno=50, Chloé=40)
     page.wait_for_selector(".rachat-card")
-    page.locator(".rachat-card").get_by_role("button", name="Abandonner").click()
+    # Abandoning takes a second tap on the same card (issue "table-proof").
+    page.locator(".rachat-card summary", has_text="Abandonner").click()
+    page.locator(".rachat-card").get_by_role("button", name="Oui, Chloé abandonne").click()
     page.wait_for_selector(".rachat-card", state="detached")
     assert scoreboard(page) == {"Anne": 55, "Bruno": 55, "Chloé": 112, "David": 62}
     assert page.locator(".player[data-joueur='Chloé'] .status").inner_text() == "éliminé"

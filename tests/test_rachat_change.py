@@ -1,0 +1,60 @@
+"""Changing a rachat decision after the fact (issue "table-proof"). Cast: alice owns the
+partie; Chloé crosses at donne 1."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Rachat
+from games.scoring import RamiError
+from games.selectors import partie_replay
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def partie():
+    partie = make_partie(make_user("alice"), joueurs=["Anne", "Bruno", "Chloé"])
+    play(partie, "Anne", "rami", Bruno=hand(points=20), Chloé=hand(points=120))
+    return partie
+
+
+def chloe(partie):
+    return partie.joueurs.get(name="Chloé")
+
+
+def test_an_abandon_becomes_a_rachat_and_the_partie_is_replayed(partie) -> None:
+    decide(partie, "Chloé", False)
+    change = services.rachat_change(
+        partie=partie, donne_number=1, joueur=chloe(partie), accepted=True
+    )
+    assert change.totals == {"Chloé": (120, 20)}
+    assert Rachat.objects.get().accepted is True
+    _data, result = partie_replay(partie)
+    assert result.states[-1].in_race == ["Anne", "Bruno", "Chloé"]
+
+
+def test_the_same_answer_changes_nothing(partie) -> None:
+    decide(partie, "Chloé", True)
+    change = services.rachat_change(
+        partie=partie, donne_number=1, joueur=chloe(partie), accepted=True
+    )
+    assert change.totals == {}
+
+
+def test_a_decision_later_donnes_contradict_is_refused(partie) -> None:
+    decide(partie, "Chloé", True)
+    play(partie, "Chloé", "rami", Anne=hand(points=3), Bruno=hand(points=4))
+    with pytest.raises(RamiError) as err:
+        services.rachat_change(partie=partie, donne_number=1, joueur=chloe(partie), accepted=False)
+    assert err.value.code == "gagnant_hors_course"
+    assert Rachat.objects.get().accepted is True
+
+
+def test_a_player_without_a_decision_is_refused(partie) -> None:
+    bruno = partie.joueurs.get(name="Bruno")
+    with pytest.raises(RamiError) as err:
+        services.rachat_change(partie=partie, donne_number=1, joueur=bruno, accepted=True)
+    assert err.value.code == "pas_de_decision"
