@@ -7,9 +7,11 @@ parties are recorded through the services, rachats and eliminations included
 (bench/parties.py); then each request is timed as a median over repetitions, through gunicorn on
 127.0.0.1 (DEBUG off, as in production) and through Django's test client, and each figure is
 also given as a ratio to /sante/, the cheapest Django response of the same server
-(bench/timings.py). The page sizes (bench/sizes.py) and a short load run (bench/loadrun.py)
-follow. The table is printed and written to bench/results/latest.json (bench/reporting.py); the
-budgets (bench/budgets.py) are marked PASS or FAIL. A measurement, not a gate: it exits 0.
+(bench/timings.py); a PDF's first render is timed once. The page sizes (bench/sizes.py) and a
+short load run (bench/loadrun.py, with PDFs of the heaviest partie asked in parallel and /sante/
+watched) follow. The table is printed and written to bench/results/latest.json
+(bench/reporting.py); the budgets (bench/budgets.py) are marked PASS or FAIL. A measurement,
+not a gate: it exits 0.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def main() -> int:
         )
         rows = measure_requests(world, port)
         sizes = measure_sizes(world, port)
-        print("load run…")
+        print("load run…", flush=True)
         load = load_run(world, port)
         engine = engine_times(world)
         result = {

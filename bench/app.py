@@ -1,7 +1,11 @@
 """Every import of ramiscore's code the bench makes, in one place, so that a renamed function is
 fixed here only; with the Django pieces that need Django set up, which importing this module
-does first (bench/environment.py). The other modules of the bench import these names from here,
-and the two adapters below where the app's shape is most likely to move."""
+does first (bench/environment.py). The other modules of the bench import these names from here.
+
+The bench leans on the app's insides as little as it can: the parties are written through the
+services, the engine mirrors them (games.scoring.replay resumes from the last state), and the
+forms the bench posts are read from the pages themselves (bench/forms.py), as a phone fills
+them in."""
 
 from __future__ import annotations
 
@@ -18,11 +22,10 @@ from django.utils.html import escape  # noqa: E402
 
 from games import services  # noqa: E402
 from games.errors import PartieError, translated  # noqa: E402
-from games.forms import DonneForm  # noqa: E402
 from games.models import Donne, Partie  # noqa: E402
+from games.options import config_of  # noqa: E402
 from games.scoring import get_preset, replay  # noqa: E402
 from games.selectors import partie_load, partie_replay  # noqa: E402
-from games.views.partie_page import load_marque  # noqa: E402
 
 __all__ = [
     "CaptureQueriesContext",
@@ -31,8 +34,8 @@ __all__ = [
     "Partie",
     "User",
     "call_command",
+    "config_of",
     "connection",
-    "donne_as_posted",
     "get_preset",
     "partie_load",
     "partie_replay",
@@ -40,13 +43,6 @@ __all__ = [
     "services",
     "stale_refusal",
 ]
-
-
-def donne_as_posted(partie: Partie, number: int) -> dict[str, str]:
-    """Donne ``number`` as its edit form posts it back unchanged."""
-    marque = load_marque(partie)
-    donne = next(d for d in marque.data.donnes if d.number == number)
-    return DonneForm.from_donne(marque, donne).data.dict()
 
 
 def stale_refusal() -> str:

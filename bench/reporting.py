@@ -15,6 +15,12 @@ import django
 from bench.environment import ROOT
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
+LOAD_KINDS = {
+    "read": "read (partie pages)",
+    "write": "write (donnes)",
+    "pdf": "PDF (200, 304 or 429)",
+    "sante": "/sante/ monitor",
+}
 
 
 def machine() -> dict[str, str]:
@@ -40,12 +46,17 @@ def fmt(value: float | None, digits: int = 1) -> str:
 def print_table(result: dict[str, Any]) -> None:
     m = result["machine"]
     print(f"\nramiscore bench — {m['date']} — {m['nproc']} CPU {m['cpu']}, Python {m['python']}")
-    print("\n| request | partie | gunicorn ms | × /sante/ | test client ms | × /sante/ | queries |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print(
+        "\n| request | partie | gunicorn ms | × /sante/ | test client ms | × /sante/ | queries"
+        " | note |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---|")
     for r in result["requests"]:
+        queries = "" if r["queries"] is None else r["queries"]
         print(
             f"| {r['name']} | {r['partie']} | {fmt(r['server_ms'], 2)} | {fmt(r['server_ratio'])}"
-            f" | {fmt(r['client_ms'], 2)} | {fmt(r['client_ratio'])} | {r['queries']} |"
+            f" | {fmt(r['client_ms'], 2)} | {fmt(r['client_ratio'])} | {queries}"
+            f" | {r['note']} |"
         )
     print("\n| partie page | HTML | HTML gzip | CSS + JS (br/gzip) | total compressed |")
     print("|---|---:|---:|---:|---:|")
@@ -57,17 +68,26 @@ def print_table(result: dict[str, Any]) -> None:
             f" | {s['static_bytes'] / 1024:.1f} KB | {s['total_bytes'] / 1024:.1f} KB |"
         )
     load = result["load"]
-    print(f"\nLoad: {load['readers']} readers + {load['writers']} writers, {load['seconds']} s")
-    print("| clients | requests | req/s | p50 ms | p95 ms | p99 ms | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for kind in ("read", "write"):
+    print(
+        f"\nLoad: {load['readers']} readers + {load['writers']} writers, {load['seconds']} s;"
+        f" {load['pdf_clients']} clients of the {load['pdf_partie']} PDF and a /sante/ monitor,"
+        f" {load['seconds_with_pdfs']} s until the last PDF answer"
+    )
+    print("| clients | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, label in LOAD_KINDS.items():
         s = load[kind]
         print(
-            f"| {kind} | {s['requests']} | {s['rps']} | {s['p50_ms']} | {s['p95_ms']}"
-            f" | {s['p99_ms']} | {s['errors']} |"
+            f"| {label} | {s['requests']} | {s['rps']} | {s['p50_ms']} | {s['p95_ms']}"
+            f" | {s['p99_ms']} | {s['max_ms']} | {s['errors']} |"
         )
     w = load["write"]
     print(f"Writers: {w['recorded']} donnes recorded, {w['stale_resubmitted']} stale refusals")
+    statuses = ", ".join(f"{k} × {n}" for k, n in load["pdf"]["statuses"].items()) or "none"
+    print(f"PDF answers: {statuses}")
+    for kind, label in LOAD_KINDS.items():
+        for error in load[kind]["first_errors"]:
+            print(f"  {label} error: {error}")
     print("\n| budget | value | limit | verdict |")
     print("|---|---:|---:|---|")
     for b in result["budgets"]:

@@ -89,9 +89,9 @@ class Http:
     """A keep-alive client on one connection (gunicorn's sync workers close it after each
     response; http.client then opens a new one, as a browser would)."""
 
-    def __init__(self, port: int, cookies: dict[str, str]):
+    def __init__(self, port: int, cookies: dict[str, str], timeout: float = 60):
         self.port = port
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=60)
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
         self.headers = {
             "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
             "Accept-Language": "fr",
@@ -99,14 +99,23 @@ class Http:
         }
 
     def request(
-        self, method: str, url: str, body: dict[str, str] | None = None, **headers: str
+        self,
+        method: str,
+        url: str,
+        body: dict[str, str] | None = None,
+        *,
+        retry: bool = True,
+        **headers: str,
     ) -> tuple[int, dict[str, str], bytes]:
+        """Status, headers and body. A connection the server dropped is tried again once, unless
+        ``retry`` is off (a request that may itself have made the server drop it)."""
         all_headers = {**self.headers, **headers}
         payload = None
         if body is not None:
             payload = urlencode(body)
             all_headers["Content-Type"] = "application/x-www-form-urlencoded"
-        for attempt in (1, 2):
+        attempts = 2 if retry else 1
+        for attempt in range(1, attempts + 1):
             try:
                 self.conn.request(method, url, payload, all_headers)
                 response = self.conn.getresponse()
@@ -114,6 +123,6 @@ class Http:
                 return response.status, dict(response.getheaders()), content
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
                 self.conn.close()
-                if attempt == 2:
+                if attempt == attempts:
                     raise
         raise AssertionError("unreachable")
