@@ -20,9 +20,8 @@ from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS, RamiError, check_count
-from games.views.partie_page import (
-    get_partie_for_user,
-)
+from games.views.partie_page import get_partie_for_user
+from games.views.sheet_cache import cached_render
 
 
 def _sheet_response(request: HttpRequest, sheet: Sheet, partie: Partie | None, filename: str):
@@ -39,17 +38,35 @@ def filename(partie: Partie, extension: str) -> str:
     return f"marque-{slugify(partie.name) or partie.pk}.{extension}"
 
 
+def _build(partie: Partie) -> Sheet:
+    return build_sheet(replays.load(partie))
+
+
 @login_required
 def partie_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    return _sheet_response(request, build_sheet(replays.load(partie)), partie, "")
+
+    def page() -> bytes:
+        context = {"sheet": _build(partie), "partie": partie}
+        return render_to_string("games/sheet.html", context, request=request).encode()
+
+    return cached_render(request, partie, "html", page, content_type="text/html; charset=utf-8")
 
 
 @login_required
 def partie_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    sheet = build_sheet(replays.load(partie))
-    return _sheet_response(request, sheet, partie, filename(partie, "pdf"))
+
+    def pdf() -> bytes:
+        context = {"sheet": _build(partie), "partie": partie, "pdf": True}
+        return html_to_pdf(render_to_string("games/sheet.html", context, request=request))
+
+    response = cached_render(
+        request, partie, "pdf", pdf, content_type="application/pdf", one_at_a_time=True
+    )
+    if response.status_code == 200:
+        response["Content-Disposition"] = f'inline; filename="{filename(partie, "pdf")}"'
+    return response
 
 
 @login_required
