@@ -14,12 +14,15 @@ from games.centimes import from_centimes
 from games.display.cagnotte import transfers as money_transfers
 from games.display.chart import score_chart
 from games.display.marque import Cell, cells_of
-from games.display.numbers import format_money
+from games.display.numbers import format_money, number, signed
 from games.display.observations import observations
 from games.replays import Stored
 from games.scoring import Config, Preset, get_preset
 
 BLANK_ROWS = 25
+# As wide as a digit (U+2007 FIGURE SPACE; DejaVu Sans's digits all have that width): totals
+# padded with it line up on the right, though they sit on a tab stop that aligns their start.
+FIGURE_SPACE = "\u2007"
 SETTLEMENTS = {
     "gagnant": gettext_lazy("les perdants paient l'écart au gagnant"),
     "croise": gettext_lazy("chaque paire règle son écart"),
@@ -27,11 +30,61 @@ SETTLEMENTS = {
 
 
 @dataclass
+class Figures:
+    """A player's points and total on a row of the printed marque, as they are written."""
+
+    points: str = ""  # "+5", "0", "−10"; empty when the player was out of the donne
+    pad: str = ""  # figure spaces before the total: all the totals end on one line
+    total: str = ""  # after a rachat, the total that crossed (framed), the restart in ``rachat``
+    framed: bool = False  # docs/rules.md §1: totals at or over the seuil are framed
+    rachat: str = ""  # "R1→27": the rachat's number and the total the player restarts at
+    eliminated: str = ""  # declined | definitive_exclusion
+
+    @property
+    def plain(self) -> bool:
+        return not (self.framed or self.rachat or self.eliminated)
+
+
+def figures_of(cell: Cell) -> Figures:
+    if cell.points is None:
+        return Figures()
+    if cell.rachat_number:
+        return Figures(
+            points=signed(cell.points),
+            total=number(cell.crossed_at),
+            framed=True,
+            rachat=f"R{cell.rachat_number}→{number(cell.restart)}",
+        )
+    return Figures(
+        points=signed(cell.points),
+        total=number(cell.total),
+        framed=cell.framed,
+        eliminated=cell.eliminated,
+    )
+
+
+@dataclass
 class SheetRow:
     number: int | None
-    cells: list[Cell]
+    figures: list[Figures]
     observation: str = ""
     winner: str = ""
+    # The players' figures as one line of text, points and totals on tab stops (sheet.css):
+    # WeasyPrint's time goes to each cell and each piece of text, so a plain row is one cell
+    # for all the players. None when a total is framed or has a word under it: one cell each.
+    line: str | None = None
+
+
+def line_up(rows: list[SheetRow]) -> list[SheetRow]:
+    """Pad the totals to the sheet's widest and write each plain row as one line."""
+    width = max((len(f.total) for row in rows for f in row.figures), default=0)
+    for row in rows:
+        for f in row.figures:
+            if f.total:
+                f.pad = FIGURE_SPACE * (width - len(f.total))
+        if all(f.plain for f in row.figures):
+            row.line = "\t".join(f"{f.points}\t{f.pad}{f.total}" for f in row.figures)
+    return rows
 
 
 @dataclass
@@ -122,15 +175,17 @@ def build_sheet(stored: Stored) -> Sheet:
     names = stored.names
     states = stored.states
     notes = observations(states, names)
-    rows = [
-        SheetRow(
-            number=state.number,
-            cells=cells_of(state, names),
-            observation=note,
-            winner=state.winner or "",
-        )
-        for state, note in zip(states, notes, strict=True)
-    ]
+    rows = line_up(
+        [
+            SheetRow(
+                number=state.number,
+                figures=[figures_of(cell) for cell in cells_of(state, names)],
+                observation=note,
+                winner=state.winner or "",
+            )
+            for state, note in zip(states, notes, strict=True)
+        ]
+    )
     summary = stored.summary
     final = summary.final
     currency = partie.currency
@@ -188,6 +243,8 @@ def blank_sheet(preset_key: str, players: int, rows: int = BLANK_ROWS) -> Sheet:
         options=rule_options(preset, config),
         money_options="",
         columns=[""] * players,
-        rows=[SheetRow(number=None, cells=[Cell() for _ in range(players)]) for _ in range(rows)],
+        rows=[
+            SheetRow(number=None, figures=[Figures() for _ in range(players)]) for _ in range(rows)
+        ],
         blank=True,
     )

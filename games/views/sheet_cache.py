@@ -25,7 +25,12 @@ KEPT_SECONDS = 7 * 24 * 3600
 
 
 def _key(kind: str, partie: Partie) -> str:
-    return f"sheet:{kind}:{partie.pk}:{partie.revision}:{ENGINE_VERSION}:{get_language()}"
+    # The revision moves with what the replay reads. The sheet also shows what it does not: the
+    # money already on the table ("Qui paie qui"), the name, the currency; every service write
+    # saves updated_at, a payment tick included.
+    stamp = int(partie.updated_at.timestamp() * 1_000_000)
+    state = f"{partie.revision}:{stamp}:{ENGINE_VERSION}"
+    return f"sheet:{kind}:{partie.pk}:{state}:{get_language()}"
 
 
 def _etag(key: str) -> str:
