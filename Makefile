@@ -22,6 +22,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --no-input
+	$(PY) manage.py createcachetable
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 lint: $(VENV)/.installed-dev

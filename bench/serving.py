@@ -23,6 +23,7 @@ def prepare() -> None:
     """The fresh database migrated and the static files collected, both in the temporary
     directory (bench/environment.py)."""
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
     call_command("collectstatic", "--no-input", verbosity=0)
 
 

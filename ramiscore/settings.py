@@ -99,6 +99,23 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# One cache for every worker and every server: what is counted or kept there (the rendered
+# marque and its PDF, the lock that renders one PDF at a time per account) must be the same
+# in all of them. The database by default (`manage.py createcachetable`, run by `make run`
+# and the deploy steps of the README); Redis when REDIS_URL is set.
+REDIS_URL = envstr("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "ramiscore_cache",
+        }
+    }
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -30,12 +30,23 @@ def _fast_password_hasher(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(autouse=True)
-def _empty_cache() -> None:
-    # The login failure counters live in the cache (games/login.py): each test starts clean.
-    from django.core.cache import cache
+DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup"}
 
-    cache.clear()
+
+@pytest.fixture(autouse=True)
+def _empty_cache(request, django_db_blocker):
+    """The cache is the database's (settings.CACHES): what a test kept there, a rendered
+    sheet or a login counter, must not reach the next test. Emptied after each test that
+    used the test database; a rolled-back test leaves nothing there anyway."""
+    yield
+    uses_db = request.node.get_closest_marker("django_db") or DB_FIXTURES & set(
+        request.fixturenames
+    )
+    if uses_db:
+        from django.core.cache import cache
+
+        with django_db_blocker.unblock():
+            cache.clear()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -4,15 +4,15 @@ Cast: alice has an account; the visitors guessing passwords have none."""
 from __future__ import annotations
 
 import re
-import time
+from datetime import timedelta
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
-from django.core.cache.backends import locmem
+from django.core.cache.backends import db as db_cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.login import LIMIT, WINDOW
 from tests.factories import make_partie, make_user
@@ -92,9 +92,9 @@ def test_the_lock_ends_after_the_window(client, monkeypatch) -> None:
     for _ in range(LIMIT):
         login(client, "alice", "pas-le-bon")
     assert TROP in login(client, "alice", "cartes-sur-table").content.decode()
-    # 15 minutes later, as the cache sees it.
-    later = time.time() + WINDOW + 1
-    monkeypatch.setattr(locmem, "time", SimpleNamespace(time=lambda: later))
+    # 15 minutes later, as the cache (the database's) sees it.
+    later = timezone.now() + timedelta(seconds=WINDOW + 1)
+    monkeypatch.setattr(db_cache, "tz_now", lambda: later)
     assert login(client, "alice", "cartes-sur-table").status_code == 302
 
 

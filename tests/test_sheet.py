@@ -212,8 +212,8 @@ def _import_long(owner: User, donnes: int):
         # session, user, the partie with its stored result, its players, its states (the
         # latest 30 on the page, all on the sheet), and its rachats (the money).
         ("/parties/{pk}/", 6),
-        # The sheet again, unchanged: from the cache (games/views/sheet_cache.py).
-        ("/parties/{pk}/marque/", 3),
+        # The sheet again, unchanged: session, user, partie, and the cache (the database's).
+        ("/parties/{pk}/marque/", 4),
         ("/parties/{pk}/export.csv", 5),
         # The export also carries the game record: donnes, hands and rachats.
         ("/parties/{pk}/export.json", 9),

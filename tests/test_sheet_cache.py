@@ -34,8 +34,9 @@ def test_an_unchanged_pdf_comes_from_the_cache_with_one_query(
 ) -> None:
     first = owner.get(pdf_url(partie))
     assert first.status_code == 200 and first.content.startswith(b"%PDF")
-    # session, user, the partie (its revision): nothing rendered, no state loaded.
-    with django_assert_num_queries(3):
+    # session, user, the partie (its revision), the cache (the database's): nothing
+    # rendered, no state loaded.
+    with django_assert_num_queries(4):
         second = owner.get(pdf_url(partie))
     assert second.content == first.content
     assert second["ETag"] == first["ETag"]
