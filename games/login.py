@@ -1,8 +1,8 @@
 """Login with a limit on failures (issue #7): after LIMIT failed attempts for one username,
 or from one address, within WINDOW seconds, the form refuses to check the password at all.
 
-The counters live in Django's cache. The default LocMemCache is per process: with several
-gunicorn workers each keeps its own count (see README.md), which still caps guessing."""
+The counters live in Django's cache, the database's by default (settings.CACHES): every
+gunicorn worker sees the same counts."""
 
 from __future__ import annotations
 
