@@ -163,10 +163,6 @@ class Marque:
     def ranking(self) -> list[tuple[int, str, int]]:
         return [tuple(row) for row in self.summary.final.ranking]
 
-    @property
-    def net(self) -> dict[str, Decimal]:
-        return {name: from_centimes(v) for name, v in self.summary.final.net.items()}
-
 
 def cells_of(state: DonneState, names: list[str]) -> list[Cell]:
     """One donne of the marque, in seat order: the same cells on the page and on the sheet."""

@@ -121,7 +121,7 @@ class DonneForm(forms.Form):
         if data is None:
             data = QueryDict(mutable=True)
             data.update(cls._stored(marque, donne))
-            data["en_course"] = " ".join(str(j.pk) for j in joueurs)
+            data["en_course"] = cls._en_course(joueurs)
         return cls._for(marque, joueurs, data)
 
     @classmethod
@@ -129,7 +129,7 @@ class DonneForm(forms.Form):
         form = cls(data, preset=marque.partie.preset, joueurs=joueurs)
         form.fields["cle"].initial = uuid.uuid4()
         form.fields["etat"].initial = marque.etat
-        form.fields["en_course"].initial = " ".join(str(j.pk) for j in joueurs)
+        form.fields["en_course"].initial = cls._en_course(joueurs)
         return form
 
     @classmethod
@@ -168,13 +168,18 @@ class DonneForm(forms.Form):
         joueurs = marque.in_race if donne is None else marque.in_race_before(donne.number)
         data = data.copy()
         data["etat"] = marque.etat
-        data["en_course"] = " ".join(str(j.pk) for j in joueurs)
+        data["en_course"] = cls._en_course(joueurs)
         form = cls._for(marque, joueurs, data)
         form.is_valid()
         form.add_error(None, translated(err))
         return form
 
     # -- field names ------------------------------------------------------------------------
+
+    @staticmethod
+    def _en_course(joueurs: list[Joueur]) -> str:
+        """The hidden field naming whom the form was built for (``posted_players`` reads it)."""
+        return " ".join(str(j.pk) for j in joueurs)
 
     @staticmethod
     def _points(joueur: Joueur) -> str:
