@@ -14,6 +14,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from games.scoring import PRESETS
+from games.validators import validate_joueur_name
 
 # The labels are the engine's N_ messages: translated when shown.
 PRESET_CHOICES = [(key, _(preset.label)) for key, preset in PRESETS.items()]
@@ -74,7 +75,7 @@ class Partie(models.Model):
 
 class Joueur(models.Model):
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="joueurs")
-    name = models.CharField(_("nom"), max_length=30)
+    name = models.CharField(_("nom"), max_length=30, validators=[validate_joueur_name])
     seat = models.PositiveSmallIntegerField(_("place"))
     # docs/rules.md R11: the stake goes into the cagnotte; ticked when the money is on the table.
     stake_paid = models.BooleanField(_("mise payée"), default=False)

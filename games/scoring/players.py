@@ -16,17 +16,22 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+def name_problem(name: Any) -> RamiError | None:
+    """docs/rules.md R28: what is wrong with one name, or None. The model's validator, the
+    form, the import and the replay all ask here, so a name gets one verdict on every path."""
+    if not isinstance(name, str) or not name.strip():
+        return RamiError("nom_invalide")
+    if len(name) > MAX_NAME:
+        return RamiError("nom_trop_long", player=name, max=MAX_NAME)
+    if not name.isprintable():
+        # A NUL or a control character cannot be stored (PostgreSQL) nor read aloud.
+        return RamiError("nom_illisible")
+    return None
+
+
 def player_problems(preset: Preset, players: list[Any]) -> list[RamiError]:
     """Every reason this table cannot be seated, in the order a player reads the form."""
-    problems = []
-    for player in players:
-        if not isinstance(player, str) or not player.strip():
-            problems.append(RamiError("nom_invalide"))
-        elif len(player) > MAX_NAME:
-            problems.append(RamiError("nom_trop_long", player=player, max=MAX_NAME))
-        elif not player.isprintable():
-            # A NUL or a control character cannot be stored (PostgreSQL) nor read aloud.
-            problems.append(RamiError("nom_illisible"))
+    problems = [p for p in (name_problem(player) for player in players) if p is not None]
     seen: set[str] = set()
     for player in players:
         if not isinstance(player, str):
