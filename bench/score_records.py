@@ -316,11 +316,13 @@ def long_table(rng: random.Random, table: Table) -> None:
         # The last manche is the last donne (or later: the length ends it first).
         config["fixed_manches"] = rng.choice([table.length, table.length + 50])
     if table.preset == "rami51":
-        config["target"] = rng.choice([10**5, 10**6])
+        # docs/rules.md R28: target and threshold are at most 100 000 (it was 10**5 or 10**6:
+        # two choices still, so that the records drawn after it stay the same).
+        config["target"] = rng.choice([10**5, 10**5])
         if rng.random() < 0.3:
             config["threshold"], config["max_rachats"] = 300, 200
     elif rng.random() < 0.5:
-        config["threshold"] = rng.choice([5000, 20000, 10**6])
+        config["threshold"] = rng.choice([5000, 20000, 10**5])
     else:
         # Many rachats: every crosser buys back, beyond the 3 prices of the list.
         config["max_rachats"] = 10**4
@@ -441,7 +443,7 @@ def refuse_option(rng: random.Random) -> tuple[Any, str]:
         [
             ("cagnotte", 100),
             ("mise_initiale", -100),
-            ("prix_rachat", [100, 200]),
+            ("prix_rachat", []),  # docs/rules.md R25: a shorter list is fine, an empty one not
             ("prix_rachat", "200"),
             ("prix_rachat", [100, -1, 300]),
             ("threshold", 0),
@@ -543,7 +545,8 @@ def refuse_preset(rng: random.Random) -> tuple[Any, str]:
 def refuse_unknown_player(rng: random.Random) -> tuple[Any, str]:
     played = base(rng, length=rng.randint(1, 8))
     donne = rng.choice(played.donnes)
-    stranger = rng.choice(["Inconnu", "alice", "Zorro"])
+    # docs/rules.md R28: "alice" would be Alice (names compare without case).
+    stranger = rng.choice(["Inconnu", "Alicia", "Zorro"])
     where = rng.choice(["hands", "winner", "rachat"])
     if where == "hands":
         donne["hands"][stranger] = {"cards": ["5"]}

@@ -21,6 +21,16 @@ MESSAGES: dict[str, str] = {
         "saisissiez : voici la marque à jour. Vérifiez, puis validez à nouveau si c'est "
         "toujours juste."
     ),
+    # A donne recorded offline and sent later (docs/decisions.md "Offline"): it follows the
+    # donne it was typed after, or it is shown back to the scorekeeper.
+    "donne_intercalee": N_(
+        "Une autre donne a été notée entre-temps (sur un autre téléphone) : vérifiez cette "
+        "donne avant de l'envoyer."
+    ),
+    "joueurs_changes": N_(
+        "Les joueurs en course ont changé depuis que cette donne a été saisie : vérifiez-la "
+        "avant de l'envoyer."
+    ),
     "pas_de_decision": N_("%(player)s n'a pas de rachat à décider."),
     "pas_terminee": N_("La partie n'a pas été terminée à la main : il n'y a rien à rouvrir."),
     "deja_terminee": N_("La partie est déjà terminée."),
@@ -51,6 +61,24 @@ MESSAGES: dict[str, str] = {
         "un compte en garde au plus %(max)s : importez-en au plus %(room)s (découpez la "
         "sauvegarde) ou ouvrez un autre compte."
     ),
+    # The regular table (issue 16): the habitués of an account, who deals, the note.
+    "habitue_existe": N_(
+        "%(player)s est déjà un habitué de ce compte : pour n'en faire qu'un, fusionnez-les."
+    ),
+    "habitue_nom_pris": N_(
+        "%(partie)s : un autre joueur s'appelle déjà %(player)s à cette table ; choisissez "
+        "un autre nom."
+    ),
+    "habitues_meme_partie": N_(
+        "%(player)s et %(other)s jouent ensemble dans « %(partie)s » : ce sont deux "
+        "personnes, on ne peut pas les fusionner."
+    ),
+    "habitue_lui_meme": N_("Choisissez un autre habitué que %(player)s pour la fusion."),
+    "donneur_invalide": N_("Le donneur doit être un joueur encore en course à cette donne."),
+    "note_trop_longue": N_("La note tient en %(max)s caractères au plus."),
+    "premier_donneur_invalide": N_(
+        "Le premier donneur doit être l'un des %(count)s joueurs de la table."
+    ),
 }
 NOM_IMPORT = N_("Partie importée")
 
@@ -77,7 +105,7 @@ def translated(err: RamiError, *, with_donne: bool = True) -> str:
     if "card" in params:
         # The engine writes K Q J; a French table reads R D V (docs/rules.md §1).
         params["card"] = card_letter(str(params["card"]), get_language() or "fr")
-    for key in ("detail", "reason"):
+    for key in ("detail", "reason", "field"):
         if key in params:
             params[key] = _translated_value(params[key])
     if isinstance(params.get("cause"), RamiError):

@@ -9,15 +9,18 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from games.display.observations import observations
 from games.errors import PartieError
 from games.options import record_options
 from games.replays import Stored
-from games.scoring import DonneInput, RamiError, get_preset
-from games.scoring.errors import N_, Detail, not_json
+from games.scoring import DonneInput, DonneState, RamiError, get_preset
+from games.scoring.cli import csv_row
+from games.scoring.errors import N_, Detail
+from games.scoring.jsontext import check_tree, load_json
+from games.scoring.players import shown
 from games.selectors import PartieData
 
 FORMAT = "ramiscore/1"
@@ -61,10 +64,20 @@ def export_dict(data: PartieData, stored: Stored) -> dict[str, Any]:
         "created_at": partie.created_at.isoformat(),
         "updated_at": partie.updated_at.isoformat(),
         "payes": paid_dict(data),
+        # Issue 16: not part of the game record (the engine never reads them).
+        "note": partie.note,
+        "premier_donneur": partie.first_dealer,
+        "donneurs": dealer_names(data),
         "record": partie_record(data),
         "states": [state.to_dict() for state in stored.states],
         "final": stored.summary.final.to_dict(),
     }
+
+
+def dealer_names(data: PartieData) -> list[str | None]:
+    """Who dealt each donne (docs/rules.md "Le donneur"), None where it was not recorded."""
+    names = {j.pk: j.name for j in data.joueurs}
+    return [names.get(donne.dealer_id) for donne in data.donnes]
 
 
 def export_json(data: PartieData, stored: Stored) -> str:
@@ -78,24 +91,49 @@ def decimal_comma(centimes: int) -> str:
     return f"{sign}{units},{cents:02d}"
 
 
-def export_csv(stored: Stored) -> str:
-    """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's."""
+class SafeWriter:
+    """``csv.writer`` whose every cell goes through ``csv_row`` (OWASP's CSV injection
+    guidance): a text starting with = + - @, a tab or a carriage return gets a leading ',
+    and numbers, ``-10`` or ``-12,50``, stay numbers."""
+
+    def __init__(self, out: io.StringIO, **options: Any) -> None:
+        self._writer = csv.writer(out, **options)
+
+    def writerow(self, row: list[object]) -> None:
+        self._writer.writerow(csv_row(row))
+
+
+def total_cell(state: DonneState, name: str) -> object:
+    """A player's total on a row of the CSV. After a rachat, as on the sheet, the framed
+    total that crossed and the restart (``111 R1 → 68``), not the restart alone."""
+    rachat = state.rachats.get(name)
+    if rachat is None:
+        return state.totals[name]
+    crossed = state.totals_before_rachat[name]
+    return f"{crossed} R{rachat.number} → {rachat.restart}"
+
+
+def export_csv(stored: Stored, dealers: dict[int, str] | None = None) -> str:
+    """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's.
+    ``dealers``: who dealt each donne, by number (docs/rules.md "Le donneur")."""
+    dealers = dealers or {}
     partie = stored.partie
     names = stored.names
     preset = get_preset(partie.preset)
     labels = preset.all_win_types()
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    # Every row through csv_row: a name such as =HYPERLINK(…) is shown, never run (OWASP).
+    writer = SafeWriter(out, delimiter=";", lineterminator="\r\n")
     header = ["Donne", "Gagnant", "Gain"]
     for name in names:
         header += [f"{name} points", f"{name} total"]
-    writer.writerow([*header, "Observations"])
+    writer.writerow([*header, "Observations", "Donneur"])
     notes = observations(stored.states, names)
     for state, note in zip(stored.states, notes, strict=True):
         row: list[object] = [state.number, state.winner or "", labels.get(state.win, state.win)]
         for name in names:
-            row += [state.points.get(name, ""), state.totals[name]]
-        writer.writerow([*row, note])
+            row += [state.points.get(name, ""), total_cell(state, name)]
+        writer.writerow([*row, note, dealers.get(state.number, "")])
     final = stored.summary.final
     if final.pot or any(final.net.values()):
         writer.writerow([])
@@ -110,6 +148,9 @@ def export_csv(stored: Stored) -> str:
                     decimal_comma(final.net[name]),
                 ]
             )
+    if stored.partie.note:
+        writer.writerow([])
+        writer.writerow(["Note", stored.partie.note])
     return out.getvalue()
 
 
@@ -130,6 +171,11 @@ class Uploaded:
     created_at: datetime | None = None
     payes: dict[str, Any] = field(default_factory=dict)
     from_backup: bool = False
+    # Issue 16, read leniently: an unknown dealer, a seat off the table or a note that is not
+    # text is left out, never a reason to refuse a partie.
+    note: str = ""
+    first_dealer: int = 1
+    dealers: list[str | None] = field(default_factory=list)
 
 
 def uploaded_records(data: Any) -> list[Uploaded]:
@@ -140,7 +186,16 @@ def uploaded_records(data: Any) -> list[Uploaded]:
             raise RamiError(
                 "enregistrement_invalide", detail=N_("la sauvegarde ne contient aucune partie")
             )
-        return [replace(uploaded_record(partie), from_backup=True) for partie in parties]
+        uploads = []
+        for n, partie in enumerate(parties, 1):
+            try:
+                uploads.append(replace(uploaded_record(partie), from_backup=True))
+            except RamiError as err:
+                # Say which partie of the backup, as the import does for its records.
+                name = partie.get("name") if isinstance(partie, dict) else None
+                name = shown(name) if isinstance(name, str) else ""
+                raise PartieError("partie_refusee", n=n, name=name, cause=err) from err
+        return uploads
     return [uploaded_record(data)]
 
 
@@ -150,25 +205,94 @@ def uploaded_record(data: Any) -> Uploaded:
         if data["format"] != FORMAT:
             detail = Detail(N_("format « %(format)s » inconnu"), format=data["format"])
             raise RamiError("enregistrement_invalide", detail=detail)
+        for key in ("name", "note"):
+            # What the app stores as it is, beside the engine's checks: PostgreSQL cannot
+            # store a NUL.
+            if isinstance(data.get(key), str) and "\x00" in data[key]:
+                detail = Detail(N_("« %(field)s » contient un caractère nul"), field=key)
+                raise RamiError("enregistrement_invalide", detail=detail)
         name = data.get("name")
-        payes = data.get("payes")
+        if name is not None and not isinstance(name, str):
+            raise RamiError("enregistrement_invalide", detail=N_("« name » doit être un texte"))
         return Uploaded(
             record=data.get("record"),
-            name=name if isinstance(name, str) else None,
+            name=name,
             created_at=_datetime(data.get("created_at")),
-            payes=payes if isinstance(payes, dict) else {},
+            payes=_payes(data.get("payes")),
+            **_table(data),
         )
     return Uploaded(record=data)
 
 
+def _table(data: dict[str, Any]) -> dict[str, Any]:
+    """The note, the first dealer and the dealers of an export (issue 16), where sound."""
+    note = data.get("note")
+    seat = data.get("premier_donneur")
+    dealers = data.get("donneurs")
+    return {
+        "note": note[:2000] if isinstance(note, str) else "",
+        "first_dealer": seat if type(seat) is int and 1 <= seat <= 8 else 1,
+        "dealers": [d if isinstance(d, str) else None for d in dealers]
+        if isinstance(dealers, list)
+        else [],
+    }
+
+
+def _payes(value: Any) -> dict[str, Any]:
+    """The payment ticks of an export: ``{"mises": [name…], "rachats": [[donne, name]…]}``;
+    the names are checked against the table by the import."""
+    if value is None:
+        return {}
+
+    def bad(detail: str) -> RamiError:
+        return RamiError("enregistrement_invalide", detail=detail)
+
+    if not isinstance(value, dict):
+        raise bad(N_('« payes » doit être un objet {"mises": […], "rachats": […]}'))
+    mises = value.get("mises") or []
+    if not isinstance(mises, list) or not all(isinstance(m, str) for m in mises):
+        raise bad(N_("« payes.mises » doit être une liste de noms de joueurs"))
+    rachats = value.get("rachats") or []
+    if not isinstance(rachats, list) or not all(
+        isinstance(r, list)
+        and len(r) == 2
+        and type(r[0]) is int
+        and 1 <= r[0] <= MAX_DONNES_PER_FILE
+        and isinstance(r[1], str)
+        for r in rachats
+    ):
+        raise bad(N_("« payes.rachats » doit être une liste de [numéro de donne, joueur]"))
+    return {"mises": mises, "rachats": rachats}
+
+
+# docs/rules.md R28: dates bounded; beyond them, converting to UTC overflows (year 9999 at
+# -14:00) and no partie of this app was created then.
+FIRST_DAY = datetime(2000, 1, 1, tzinfo=UTC)
+LAST_DAY = datetime(2100, 1, 1, tzinfo=UTC)
+
+
 def _datetime(value: Any) -> datetime | None:
-    if not isinstance(value, str):
+    """The creation time of an exported partie: an ISO 8601 date with its offset, between
+    2000 and 2099; absent or null, the time of the import."""
+    if value is None:
         return None
+    moment = None
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            moment = None
+    if moment is None or moment.tzinfo is None or moment.utcoffset() is None:
+        detail = N_("« created_at » doit être une date avec son fuseau (2026-11-03T20:15:00+01:00)")
+        raise RamiError("enregistrement_invalide", detail=detail)
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else None
+        inside = FIRST_DAY <= moment < LAST_DAY
+    except OverflowError:
+        inside = False
+    if not inside:
+        detail = N_("une date entre le 1er janvier 2000 et le 31 décembre 2099")
+        raise RamiError("valeur_hors_limites", field="created_at", detail=detail)
+    return moment
 
 
 # The limits of one uploaded file (README "Limits"); the same for the import page, the backup
@@ -192,10 +316,11 @@ def read_upload(raw: bytes, *, size: int | None = None) -> list[Uploaded]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RamiError("enregistrement_invalide", detail=N_("il n'est pas en UTF-8")) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RamiError("enregistrement_invalide", detail=not_json(err)) from None
+    # docs/rules.md R28: not JSON, NaN, a lone surrogate, too deep: refused here, for the whole
+    # file; an integer of more than 12 digits where the import reads it (the record, by the
+    # engine; the payment ticks), not in the states and final an export carries for others.
+    data = load_json(text)
+    check_tree(data, numbers=False)
     uploads = uploaded_records(data)
     if len(uploads) > MAX_PARTIES_PER_FILE:
         raise PartieError("trop_de_parties", count=len(uploads), max=MAX_PARTIES_PER_FILE)

@@ -1,6 +1,8 @@
 """Django validators that ask the engine, so the admin, a form and ``full_clean`` refuse
 exactly what the engine refuses (docs/rules.md R28)."""
 
+from __future__ import annotations
+
 from django.core.exceptions import ValidationError
 
 from .errors import translated

@@ -47,16 +47,18 @@ def test_the_csv_is_the_marque_for_french_excel(client, p1) -> None:
     rows = list(csv.reader(io.StringIO(body[1:]), delimiter=";"))
     assert rows[0] == [
         "Donne", "Gagnant", "Gain", "Alice points", "Alice total", "Bruno points",
-        "Bruno total", "Chloé points", "Chloé total", "Observations",
+        "Bruno total", "Chloé points", "Chloé total", "Observations", "Donneur",
     ]  # fmt: skip
     assert rows[1][:9] == ["1", "Alice", "Rami", "-10", "-10", "25", "25", "17", "17"]
-    assert rows[3][:9] == ["3", "Chloé", "Rami", "7", "-23", "78", "27", "-10", "27"]
+    # A rachat shows the framed total that crossed and the restart, as the sheet does.
+    assert rows[3][:9] == ["3", "Chloé", "Rami", "7", "-23", "78", "137 R1 → 27", "-10", "27"]
     assert rows[3][9] == "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27"
     # Donne 4: Alice (11+10)×2 = 42, Chloé 12, Bruno −10 (docs/rules.md §3.2).
     assert rows[4][:9] == ["4", "Bruno", "Rami", "42", "19", "-10", "17", "12", "39"]
     _data, result = partie_replay(p1)
     for row, state in zip(rows[1:5], result.states, strict=True):
-        assert [int(row[i]) for i in (4, 6, 8)] == list(state.totals.values())
+        totals = [row[i].rpartition("→ ")[2] for i in (4, 6, 8)]
+        assert [int(total) for total in totals] == list(state.totals.values())
     # The money, with French decimal commas: stakes 3 × 1,00 + one rachat 2,00.
     assert rows[6] == ["Cagnotte", "5,00"]
     assert rows[7] == ["Joueur", "Mis au pot", "Règlement des points", "Net"]
@@ -72,6 +74,9 @@ def test_the_json_export_carries_the_record_the_states_and_the_final(client, p1)
         "created_at",
         "updated_at",
         "payes",
+        "note",
+        "premier_donneur",
+        "donneurs",
         "record",
         "states",
         "final",

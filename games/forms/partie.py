@@ -11,12 +11,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import translated
+from games.errors import PartieError, translated
 from games.models import Partie
-from games.scoring import PRESETS, player_problems
+from games.scoring import PRESETS, player_problems, stored_name
 from games.scoring.config import RULE_OPTIONS
 
 MONEY_FIELDS = ("stake", "rachat_price", "point_value", "rachat_price_2", "rachat_price_3")
+MAX_SEATS = 7  # the most players a preset seats (docs/rules.md §8)
 TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
 
 
@@ -51,7 +52,15 @@ class PartieForm(forms.ModelForm):
 
     class Meta:
         model = Partie
-        fields = ["name", "preset", *MONEY_FIELDS, "settlement", "currency", *RULE_OPTIONS]
+        fields = [
+            "name",
+            "preset",
+            *MONEY_FIELDS,
+            "settlement",
+            "currency",
+            *RULE_OPTIONS,
+            "first_dealer",
+        ]
         widgets = {"currency": forms.Select(choices=[(c, c) for c in ("EUR", "CHF", "CAD")])}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -65,6 +74,15 @@ class PartieForm(forms.ModelForm):
             self.fields[name].widget.attrs.update(inputmode="numeric")
         self.fields["rachat_price_2"].help_text = _("Vide : même prix que le précédent.")
         self.joueurs: list[str] = []
+        # docs/rules.md "Le donneur": a seat; static/js/habitues.js writes the names in.
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            label=_("Premier donneur"),
+            choices=[(seat, _("Joueur %(n)s") % {"n": seat}) for seat in range(1, MAX_SEATS + 1)],
+            coerce=int,
+            initial=1,
+            required=False,
+            empty_value=1,  # a form posted without it (a script, an old page): the first seat
+        )
 
     @staticmethod
     def preset_choices() -> list[tuple[str, Any, Any, dict[str, str]]]:
@@ -95,12 +113,18 @@ class PartieForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        self.joueurs = [n.strip() for n in self.data.getlist("joueurs") if n.strip()]
+        # docs/rules.md R28: a name is stored trimmed and NFC-normalised; an empty row of the
+        # form is a seat left free, not a player without a name.
+        self.joueurs = [stored_name(n) for n in self.data.getlist("joueurs") if n.strip()]
         preset = PRESETS.get(cleaned.get("preset") or "")
         if preset is not None:
             # docs/rules.md R28 and §8: the engine says who can sit at this table.
             for problem in player_problems(preset, self.joueurs):
-                self.add_error(None, translated(problem))
+                self.add_error(None, forms.ValidationError(translated(problem), code=problem.code))
+        seat = cleaned.get("first_dealer")
+        if seat and self.joueurs and seat > len(self.joueurs):
+            problem = PartieError("premier_donneur_invalide", count=len(self.joueurs))
+            self.add_error("first_dealer", translated(problem))
         return cleaned
 
 

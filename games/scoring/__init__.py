@@ -16,13 +16,21 @@ from .hands import (
     plausible_max,
     table_warnings,
 )
-from .players import check_count, check_players, player_problems
+from .players import (
+    check_count,
+    check_players,
+    clean_name,
+    name_key,
+    name_problem,
+    player_problems,
+    stored_name,
+)
 from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
 from .replay import Replay, replay
 
 # Stored replays are tagged with it (games/replays.py): change it with any change of what the
 # engine derives (a rule, a field of DonneState), and every stored replay is rebuilt on read.
-ENGINE_VERSION = "2026.12.2"
+ENGINE_VERSION = "2026.12.3"
 
 __all__ = [
     "ENGINE_VERSION",
@@ -31,7 +39,11 @@ __all__ = [
     "card_letter",
     "check_count",
     "check_players",
+    "clean_name",
+    "name_key",
+    "name_problem",
     "player_problems",
+    "stored_name",
     "table_warnings",
     "MESSAGES",
     "N_",

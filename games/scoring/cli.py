@@ -14,7 +14,7 @@ import sys
 from typing import TextIO
 
 from .donne import DonneState
-from .errors import RamiError
+from .errors import N_, Detail, RamiError
 from .final import Final
 from .presets import ELIMINATION_REASONS, END_REASONS
 from .record import Record, record_from_json
@@ -104,6 +104,32 @@ def render_text(record: Record, result: Replay) -> str:
 
 # -- json and csv --------------------------------------------------------------------------------
 
+# OWASP, CSV injection: a spreadsheet reads a cell starting with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _number_text(text: str) -> bool:
+    """``-10``, ``-12,50``: numbers written out (decimal comma), which stay numbers."""
+    digits = text[1:] if text.startswith("-") else text
+    whole, _comma, cents = digits.partition(",")
+    return (
+        whole.isascii()
+        and whole.isdigit()
+        and (not _comma or (cents.isascii() and cents.isdigit()))
+    )
+
+
+def csv_cell(value: object) -> object:
+    """A cell as a spreadsheet must show it: text starting like a formula (``=HYPERLINK(…)``,
+    ``+1``, ``@SUM(A1)``) gets a leading ``'`` and is shown, not run; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _number_text(value):
+        return "'" + value
+    return value
+
+
+def csv_row(values: list[object]) -> list[object]:
+    return [csv_cell(v) for v in values]
+
 
 def render_json(result: Replay) -> str:
     assert result.final is not None
@@ -129,28 +155,55 @@ def render_csv(record: Record, result: Replay) -> str:
     header = ["donne", "gagnant", "gain"]
     for player in record.players:
         header += [f"{player} points", f"{player} total", f"{player} note"]
-    writer.writerow([*header, "fin"])
+    writer.writerow(csv_row([*header, "fin"]))
     for state in result.states:
         row: list[object] = [state.number, state.winner or "", state.win]
         for player in record.players:
             row += [state.points.get(player, ""), state.totals[player], _note(state, player)]
-        writer.writerow([*row, state.end_reason or ""])
+        writer.writerow(csv_row([*row, state.end_reason or ""]))
     return out.getvalue()
 
 
 # -- entry points --------------------------------------------------------------------------------
 
 
+def _not_utf8(path: str) -> RamiError:
+    # docs/rules.md R28: a record is UTF-8, on standard input as in a file.
+    if path == "-":
+        return RamiError(
+            "enregistrement_invalide", detail=N_("l'entrée standard n'est pas en UTF-8")
+        )
+    detail = Detail(N_("%(path)s n'est pas en UTF-8"), path=path)
+    return RamiError("enregistrement_invalide", detail=detail)
+
+
+def _read_stdin(stdin: TextIO) -> str:
+    """Standard input as UTF-8, strictly: Python's own ``sys.stdin`` lets bad bytes through
+    as lone surrogates (``surrogateescape``), which would be written back out."""
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is not None:
+        try:
+            return buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise _not_utf8("-") from None
+    text = stdin.read()
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _not_utf8("-") from None
+    return text
+
+
 def _read(path: str, stdin: TextIO) -> str:
     if path == "-":
-        return stdin.read()
+        return _read_stdin(stdin)
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except OSError as err:
         raise RamiError("enregistrement_invalide", detail=f"{path} : {err.strerror}") from None
     except UnicodeDecodeError:
-        raise RamiError("enregistrement_invalide", detail=f"{path} n'est pas en UTF-8") from None
+        raise _not_utf8(path) from None
 
 
 def score(path: str, fmt: str, stdin: TextIO) -> str:

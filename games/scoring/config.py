@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .errors import N_, RamiError
+from .errors import N_, Detail, RamiError
 from .presets import Preset
 
 Settlement = Literal["gagnant", "croise"]
@@ -41,9 +41,16 @@ RULE_OPTIONS: tuple[str, ...] = (
 )
 
 
+# docs/rules.md R28: what no table agrees on. Money is in centimes (1 000 000,00 at most).
+MAX_MONEY = 100_000_000
+MAX_POINTS_OPTION = 100_000  # seuil and target
+MAX_MANCHES = 1000
+
+
 @dataclass(frozen=True)
 class Config:
-    """Money is in centimes. ``rachat_prices`` holds one price per rachat number (1-based)."""
+    """Money is in centimes. ``rachat_prices`` holds one price per rachat number (1-based).
+    ``fixed_manches`` None is no fixed number of manches (docs/rules.md R24: a table writes 0)."""
 
     rachat_prices: tuple[int, ...] = (0,)
     stake: int = 0
@@ -90,6 +97,9 @@ class Config:
         if "rachat_prices" in given:
             values["rachat_prices"] = _prices(given["rachat_prices"], label)
         _check(values, label)
+        if values["fixed_manches"] == 0:
+            # docs/rules.md R24: 0 is no fixed number, in every preset.
+            values["fixed_manches"] = None
         return cls(**values)
 
     def to_record(self) -> dict[str, Any]:
@@ -98,15 +108,21 @@ class Config:
             self.rachat_prices[0] if len(set(self.rachat_prices)) == 1 else list(self.rachat_prices)
         )
         values = {f.name: getattr(self, f.name) for f in fields(self)} | {"rachat_prices": prices}
+        # docs/rules.md R24: null would be the preset's default; 0 is none, in every preset.
+        values["fixed_manches"] = self.fixed_manches or 0
         return {RECORD_KEYS[name]: values[name] for name in RECORD_KEYS}
 
     def changed_from(self, preset: Preset) -> dict[str, Any]:
-        """The rule options the table changed from the preset's defaults."""
-        return {
+        """The rule options the table changed from the preset's defaults (an empty option
+        keeps the default, so no fixed number of manches where the preset has one is 0)."""
+        changed = {
             name: getattr(self, name)
             for name in RULE_OPTIONS
             if getattr(self, name) != getattr(preset, name)
         }
+        if "fixed_manches" in changed and changed["fixed_manches"] is None:
+            changed["fixed_manches"] = 0
+        return changed
 
     @property
     def has_elimination(self) -> bool:
@@ -139,21 +155,35 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _prices(value: Any, label) -> tuple[int, ...]:
-    # docs/rules.md R11: one agreed price for every rachat, or a list of 3 for escalating tables.
-    if _is_int(value) and value >= 0:
-        return (value,)
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 3
-        and all(_is_int(v) and v >= 0 for v in value)
-    ):
-        return tuple(value)
-    raise RamiError(
-        "option_invalide",
-        option=label("rachat_prices"),
-        detail=N_("un montant en centimes, ou une liste de 3 montants"),
+def _too_big(option: str, maximum: int, unit: str = "") -> RamiError:
+    # docs/rules.md R28: beyond what a table agrees on; the maximum said, never the value
+    # (a Python int of 5000 digits cannot even be written out).
+    text = f"{maximum:,}".replace(",", "\u00a0")
+    detail = (
+        Detail(N_("au plus %(max)s centimes"), max=text)
+        if unit == "centimes"
+        else Detail(N_("au plus %(max)s"), max=text)
     )
+    return RamiError("valeur_hors_limites", field=option, detail=detail)
+
+
+def _prices(value: Any, label) -> tuple[int, ...]:
+    # docs/rules.md R11, R25: one agreed price for every rachat, or a list where rachat k pays
+    # the k-th price and every rachat past its end the last one.
+    prices = (value,) if _is_int(value) else value
+    if (
+        not isinstance(prices, list | tuple)
+        or not prices
+        or not all(_is_int(v) and v >= 0 for v in prices)
+    ):
+        raise RamiError(
+            "option_invalide",
+            option=label("rachat_prices"),
+            detail=N_("un montant en centimes, ou une liste d'au moins un montant"),
+        )
+    if any(v > MAX_MONEY for v in prices):
+        raise _too_big(label("rachat_prices"), MAX_MONEY, "centimes")
+    return tuple(prices)
 
 
 def _check(values: dict[str, Any], label) -> None:
@@ -163,10 +193,22 @@ def _check(values: dict[str, Any], label) -> None:
     for name in ("stake", "point_value", "max_rachats"):
         if not (_is_int(values[name]) and values[name] >= 0):
             raise bad(name, N_("un nombre entier positif ou nul"))
-    for name in ("seuil", "fixed_manches", "target"):
+    for name in ("stake", "point_value"):
+        if values[name] > MAX_MONEY:
+            raise _too_big(label(name), MAX_MONEY, "centimes")
+    for name in ("seuil", "target"):
         value = values[name]
         if value is not None and not (_is_int(value) and value >= 1):
             raise bad(name, N_("un nombre entier supérieur à zéro"))
+        if value is not None and value > MAX_POINTS_OPTION:
+            raise _too_big(label(name), MAX_POINTS_OPTION)
+    manches = values["fixed_manches"]
+    if manches is not None:
+        # docs/rules.md R24: 0 means no fixed number of manches.
+        if not (_is_int(manches) and manches >= 0):
+            raise bad("fixed_manches", N_("un nombre entier positif ou nul (0 : pas de limite)"))
+        if manches > MAX_MANCHES:
+            raise _too_big(label("fixed_manches"), MAX_MANCHES)
     for name in ("seuil_inclusive", "target_inclusive"):
         if not isinstance(values[name], bool):
             raise bad(name, N_("vrai ou faux"))

@@ -9,6 +9,7 @@ from typing import Any
 
 from .errors import N_, Detail, RamiError
 from .hands import Hand, explain_penalty
+from .players import name_key, shown
 from .presets import Preset
 
 
@@ -57,6 +58,49 @@ class DonneInput:
             if not isinstance(decision, bool):
                 raise RamiError("decision_invalide", player=player)
         return cls(winner=winner, win=win, hands=parsed, rachat=dict(rachat))
+
+    def named(self, players: dict[str, str]) -> DonneInput:
+        """This donne with each name replaced by the player it means (docs/rules.md R28: the
+        one with the same ``name_key``); ``players`` maps each key to the player's name.
+        Raises ``joueur_inconnu`` for a name nobody has, ``donne_invalide`` for a player
+        named twice in ``hands`` or ``rachat`` ("Anne" and "anne")."""
+        names = set(players.values())
+        if (self.winner is None or self.winner in names) and all(
+            p in names for p in (*self.hands, *self.rachat)
+        ):
+            return self  # the app's own donnes, and most records: every name as seated
+
+        def player(name: str) -> str:
+            if name in names:
+                return name
+            found = players.get(name_key(name))
+            if found is None:
+                raise RamiError("joueur_inconnu", player=shown(name))
+            return found
+
+        def each(field: str, given: dict[str, Any]) -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for name, value in given.items():
+                key = player(name)
+                if key in out:
+                    raise RamiError(
+                        "donne_invalide",
+                        detail=Detail(
+                            N_("%(player)s est nommé deux fois dans « %(field)s »"),
+                            player=key,
+                            field=field,
+                        ),
+                    )
+                out[key] = value
+            return out
+
+        winner = player(self.winner) if self.winner is not None else None
+        return DonneInput(
+            winner=winner,
+            win=self.win,
+            hands=each("hands", self.hands),
+            rachat=each("rachat", self.rachat),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -51,9 +51,8 @@ MESSAGES: dict[str, str] = {
         "Ce jeu se joue de %(min)s à %(max)s joueurs ; la table en compte %(count)s."
     ),
     "joueurs_en_double": N_("Le joueur %(player)s apparaît deux fois à la table."),
-    "nom_invalide": N_("Chaque joueur doit avoir un nom."),
-    "nom_trop_long": N_("Le nom « %(player)s » dépasse %(max)s caractères."),
-    "nom_illisible": N_("Un nom ne peut contenir que des caractères visibles."),
+    # docs/rules.md R28: one code for every refused name; ``detail`` says what is wrong.
+    "nom_invalide": N_("Nom de joueur refusé : %(detail)s."),
     "joueur_inconnu": N_("%(player)s ne joue pas à cette table."),
     # Hands.
     "carte_inconnue": N_("La carte « %(card)s » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
@@ -96,6 +95,11 @@ MESSAGES: dict[str, str] = {
     "pas_de_rachat": N_("%(player)s n'a pas franchi le seuil : il n'y a pas de rachat à décider."),
     "pas_de_rachat_apres_la_derniere_manche": N_(
         "C'était la dernière manche : %(player)s ne se rachète pas, il est classé à son total."
+    ),
+    # docs/rules.md R23: the message fits the ending, which need not be the last manche.
+    "pas_de_rachat_objectif_atteint": N_(
+        "La partie s'est terminée sur l'objectif : %(player)s ne se rachète pas, il est classé "
+        "à son total."
     ),
     "pas_de_reference": N_(
         "Tous les joueurs ont franchi le seuil : personne ne peut se racheter, la partie est finie."

@@ -21,6 +21,9 @@ _SPELLINGS = {
 }
 _HAND_KEYS = frozenset({"cards", "jokers", "points"})
 
+# docs/rules.md R28: no table writes more than this as the total of one hand.
+MAX_POINTS = 1000
+
 # docs/rules.md §3.2: multiplier by (win, jokers kept); two jokers or more is ×4, never ×8.
 _CLASSIQUE_MULTIPLIERS = {"rami": (1, 2, 4), "rami_de_la_main": (2, 4, 4)}
 
@@ -114,6 +117,15 @@ def check_hand(preset: Preset, hand: Hand) -> None:
     if hand.cards is None:
         if hand.points is None or hand.points < 0:
             raise RamiError("points_invalides")
+        if hand.points > MAX_POINTS:
+            raise RamiError(
+                "valeur_hors_limites",
+                field="points",
+                detail=Detail(
+                    N_("au plus %(max)s pour une main"),
+                    max=f"{MAX_POINTS:,}".replace(",", "\u00a0"),
+                ),
+            )
         if hand.points == 0 and hand.jokers == 0:
             raise RamiError("main_vide")
         return

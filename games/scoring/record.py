@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from .config import Config
 from .donne import DonneInput
-from .errors import N_, Detail, RamiError, not_json
+from .errors import N_, Detail, RamiError
+from .jsontext import check_tree, load_json
+from .players import clean_name
 from .presets import Preset, get_preset
 from .replay import Replay, replay
 
@@ -46,7 +47,11 @@ class Record:
 
 
 def record_from_dict(data: Any) -> Record:
-    """Check the shape of a record; the rules themselves are checked by ``Record.replay``."""
+    """Check the shape of a record; the rules themselves are checked by ``Record.replay``.
+
+    docs/rules.md R28: the names of the players are trimmed here, once, and the record keeps
+    them so; a record nests at most 16 levels and holds no integer of more than 12 digits."""
+    check_tree(data)
     if not isinstance(data, dict):
         raise _invalid(N_("le fichier doit contenir un objet JSON {…}"))
     unknown = set(data) - _KEYS
@@ -77,12 +82,10 @@ def record_from_dict(data: Any) -> Record:
         except RamiError as err:
             raise err.at(donne=number) from None
     config = Config.from_record(preset, config_data)
-    return Record(preset=preset, players=list(players), config=config, donnes=parsed, ended=ended)
+    players = [clean_name(p) for p in players]
+    return Record(preset=preset, players=players, config=config, donnes=parsed, ended=ended)
 
 
 def record_from_json(text: str) -> Record:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _invalid(not_json(err)) from None
-    return record_from_dict(data)
+    """docs/rules.md R28: a record is JSON; see ``jsontext.load_json`` for what is refused."""
+    return record_from_dict(load_json(text))

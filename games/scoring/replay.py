@@ -10,7 +10,7 @@ from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import N_, Detail, RamiError
 from .final import Final, compute_final
 from .hands import _penalty, check_hand, check_win, hands_needed
-from .players import check_players
+from .players import check_players, clean_name, name_key
 from .presets import TALON_EPUISE, Preset, get_preset
 
 # docs/rules.md R28: a partie holds at most 1000 donnes; the 1001st is refused, with its number.
@@ -19,7 +19,8 @@ MAX_DONNES = 1000
 # Why no rachat is possible when the partie ends inside the donne, by end reason.
 _NO_RACHAT_CODES = {
     "fixed_manches": "pas_de_rachat_apres_la_derniere_manche",
-    "target_reached": "pas_de_rachat_apres_la_derniere_manche",
+    # docs/rules.md R23: a target ends any preset, and the message says so.
+    "target_reached": "pas_de_rachat_objectif_atteint",
     "all_crossed": "pas_de_reference",
 }
 
@@ -49,6 +50,8 @@ class _Partie:
     def __init__(self, preset: Preset, players: list[str], config: Config, lenient: bool) -> None:
         self.preset = preset
         self.players = list(players)
+        # docs/rules.md R28: a name inside a donne means the player with the same key.
+        self.by_key = {name_key(p): p for p in players}
         self.config = config
         self.lenient = lenient
         self.totals = dict.fromkeys(players, 0)
@@ -79,21 +82,21 @@ class _Partie:
 
     # -- step 1 -----------------------------------------------------------------------------
 
-    def _validate(self, number: int, donne: DonneInput) -> None:
+    def _validate(self, number: int, donne: DonneInput) -> DonneInput:
+        """The donne with its names as seated (docs/rules.md R28), once every check of §2
+        step 1 has passed."""
         if self.over:
             raise RamiError("partie_terminee")
         check_win(self.preset, donne.win)
         talon = donne.win == TALON_EPUISE
         if talon and donne.winner is not None:
             raise RamiError("gagnant_inattendu", player=donne.winner)
-        if not talon:
-            if donne.winner is None:
-                raise RamiError("gagnant_manquant")
-            self._check_known(donne.winner)
-            if donne.winner not in self.in_race:
-                raise RamiError("gagnant_hors_course", player=donne.winner)
+        if not talon and donne.winner is None:
+            raise RamiError("gagnant_manquant")
+        donne = donne.named(self.by_key)
+        if not talon and donne.winner not in self.in_race:
+            raise RamiError("gagnant_hors_course", player=donne.winner)
         for player, hand in donne.hands.items():
-            self._check_known(player)
             if player not in self.in_race:
                 raise RamiError("main_en_trop", player=player, reason=N_("éliminé"))
             if player == donne.winner:
@@ -101,23 +104,18 @@ class _Partie:
             try:
                 check_hand(self.preset, hand)
             except RamiError as err:
+                if err.code == "valeur_hors_limites":
+                    err.extra["field"] = Detail(N_("points de %(player)s"), player=player)
                 raise err.at(player=player) from None
         # docs/rules.md R27: a flat win (rami51) needs no hands; a hand given is checked above.
         if hands_needed(self.preset, donne.win):
             for player in self.in_race:
                 if player != donne.winner and player not in donne.hands:
                     raise RamiError("mains_incompletes", player=player)
-        self._check_decisions(donne)
-
-    def _check_decisions(self, donne: DonneInput) -> None:
         for player, decision in donne.rachat.items():
-            self._check_known(player)
             if not isinstance(decision, bool):
                 raise RamiError("decision_invalide", player=player)
-
-    def _check_known(self, player: str) -> None:
-        if player not in self.totals:
-            raise RamiError("joueur_inconnu", player=player)
+        return donne
 
     # -- steps 2 to 4 -------------------------------------------------------------------------
 
@@ -183,7 +181,7 @@ class _Partie:
         self.eliminated_at[player] = number
 
     def apply(self, number: int, donne: DonneInput, ended: bool) -> DonneState:
-        self._validate(number, donne)
+        donne = self._validate(number, donne)
         points = self._points(donne)
         for player, value in points.items():
             self.totals[player] += value
@@ -309,8 +307,9 @@ def replay(
     preset = get_preset(preset)
     if not isinstance(config, Config):
         config = Config.from_record(preset, config)
-    players = list(players)
-    check_players(preset, players)
+    check_players(preset, list(players))
+    # docs/rules.md R28: the trimmed name is the player's name, in the output too.
+    players = [clean_name(p) for p in players]
     partie = _Partie(preset, players, config, lenient)
     first = 1
     if after is not None:

@@ -19,12 +19,16 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from games import replays
+from games.centimes import from_centimes
 from games.errors import NOM_IMPORT, PartieError
 from games.files import Uploaded
 from games.models import Donne, Hand, Joueur, Partie, Rachat
 from games.options import fields_of
-from games.scoring import RamiError, Replay
+from games.scoring import Config, Preset, RamiError, Replay, name_key, stored_name
+from games.scoring.errors import N_, Detail
+from games.scoring.players import shown
 from games.scoring.record import Record, record_from_dict
+from games.services.habitues import link_habitues
 from games.services.parties import ensure_room
 
 # full_clean without the checks that ask the database: the rows are new, and the engine has
@@ -63,7 +67,9 @@ def parties_import(
         except RamiError as err:
             if len(records) == 1:
                 raise
-            raise PartieError("partie_refusee", n=index, name=upload.name or "", cause=err) from err
+            raise PartieError(
+                "partie_refusee", n=index, name=shown(upload.name or ""), cause=err
+            ) from err
     with transaction.atomic():
         # The same backup restored meanwhile (another tab) may have come first.
         there = _already_there(owner, [r.upload for r in ready])
@@ -137,6 +143,33 @@ def _cleaned(rows: list[Any], **options: Any) -> None:
             raise PartieError("import_invalide", detail=_first(err)) from err
 
 
+def _option_fields(config: Config, preset: Preset) -> dict[str, Any]:
+    """The partie's fields for ``config``, with a list of rachat prices of any length
+    (docs/rules.md R25): the partie has three price fields, an empty one repeating the price
+    before it. Prices past the third apply only beyond 3 rachats, which a partie never
+    allows (``Partie.max_rachats``)."""
+    fields = fields_of(config, preset)
+    prices = [from_centimes(p) for p in config.rachat_prices]
+    if len(prices) > 1:
+        fields["rachat_price_2"] = prices[1]
+        fields["rachat_price_3"] = prices[2] if len(prices) > 2 else None
+    return fields
+
+
+def _seated(seated: dict[str, str], name: str, field: str) -> str:
+    """The stored name of the player ``name`` means, in a part of an export the engine does
+    not read (the payment ticks)."""
+    found = seated.get(name_key(name))
+    if found is None:
+        detail = Detail(
+            N_("« %(field)s » nomme %(player)s, qui ne joue pas à cette table"),
+            field=field,
+            player=shown(name),
+        )
+        raise RamiError("enregistrement_invalide", detail=detail)
+    return found
+
+
 def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
     """The partie of ``upload`` as rows to insert, with what an export carries beyond the
     game record (the payments already ticked). No query but the checks of full_clean."""
@@ -148,34 +181,40 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
         name=title[:80],
         preset=parsed.preset.key,
         ended=parsed.ended,
-        **fields_of(parsed.config, parsed.preset),
+        note=upload.note,
+        first_dealer=upload.first_dealer if upload.first_dealer <= len(parsed.players) else 1,
+        **_option_fields(parsed.config, parsed.preset),
     )
-    stakes = upload.payes.get("mises") or []
-    paid_stakes = {m for m in stakes if isinstance(m, str)} if isinstance(stakes, list) else set()
+    # docs/rules.md R28: each player stored under his trimmed, NFC name; every name in the
+    # file (donnes, payment ticks) means the player with the same key.
+    seated = {name_key(p): stored_name(p) for p in parsed.players}
+    paid_stakes = {_seated(seated, m, "payes.mises") for m in upload.payes.get("mises", [])}
     joueurs = [
-        Joueur(partie=partie, name=p, seat=seat, stake_paid=p in paid_stakes)
-        for seat, p in enumerate(parsed.players, 1)
+        Joueur(partie=partie, name=name, seat=seat, stake_paid=name in paid_stakes)
+        for seat, name in enumerate(seated.values(), 1)
     ]
     _cleaned([partie])
     _cleaned(joueurs, exclude=["partie"], **NO_QUERY)
     by_name = {j.name: j for j in joueurs}
-    paid = {
-        (item[0], item[1])
-        for item in upload.payes.get("rachats") or []
-        if isinstance(item, list)
-        and len(item) == 2
-        and isinstance(item[0], int)
-        and isinstance(item[1], str)
-    }
+    paid = set()
+    for number, player in upload.payes.get("rachats", []):
+        if number > len(parsed.donnes):
+            detail = Detail(N_("« payes.rachats » : il n'y a pas de donne %(n)s"), n=number)
+            raise RamiError("enregistrement_invalide", detail=detail)
+        paid.add((number, _seated(seated, player, "payes.rachats")))
     donnes, hands, rachats = [], [], []
     checked: set[tuple[str, int | None, int]] = set()
-    for number, d in enumerate(parsed.donnes, 1):
+    for number, given in enumerate(parsed.donnes, 1):
         # The donnes after a decision still to take were not replayed (lenient): their names
-        # are checked here.
-        for player in [d.winner or "", *d.hands, *d.rachat]:
-            if player and player not in by_name:
-                raise RamiError("joueur_inconnu", donne=number, player=player)
+        # are checked here too.
+        try:
+            d = given.named(seated)
+        except RamiError as err:
+            raise err.at(donne=number) from None
         donne = Donne(partie=partie, number=number, winner=by_name.get(d.winner or ""), win=d.win)
+        if number <= len(upload.dealers):
+            # docs/rules.md "Le donneur": an export's dealers; an unknown name is left out.
+            donne.dealer = by_name.get(upload.dealers[number - 1] or "")
         rows = [
             Hand(
                 donne=donne,
@@ -189,7 +228,7 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
         # A hand's own checks depend on its values alone: each one once.
         fresh = [r for r in rows if (r.cards, r.points, r.jokers) not in checked]
         try:
-            _cleaned([donne], exclude=["partie", "winner"], **NO_QUERY)
+            _cleaned([donne], exclude=["partie", "winner", "dealer"], **NO_QUERY)
             _cleaned(fresh, exclude=["donne", "joueur"], **NO_QUERY)
         except PartieError as err:
             raise err.at(donne=number) from None
@@ -218,7 +257,10 @@ def _write(ready: list[_Ready]) -> None:
     for r in restored:
         r.partie.created_at = r.upload.created_at
     Partie.objects.bulk_update([r.partie for r in restored], ["created_at"])
-    Joueur.objects.bulk_create([j for r in ready for j in r.joueurs])
+    joueurs = [j for r in ready for j in r.joueurs]
+    if ready:
+        link_habitues(ready[0].partie.owner, joueurs)  # issue 16: the account's habitués
+    Joueur.objects.bulk_create(joueurs)
     Donne.objects.bulk_create([d for r in ready for d in r.donnes])
     Hand.objects.bulk_create([h for r in ready for h in r.hands])
     Rachat.objects.bulk_create([x for r in ready for x in r.rachats])

@@ -382,7 +382,7 @@ def test_strict_errors_name_the_donne_and_the_player(donnes: list, expected: tup
         (["A", "B", "C", "D", "E", "F", "G"], None, "nombre_de_joueurs"),
         (["A", "A"], None, "joueurs_en_double"),
         (["A", ""], None, "nom_invalide"),
-        (["A", "B"], {"prix_rachat": [1, 2]}, "option_invalide"),
+        (["A", "B"], {"prix_rachat": []}, "option_invalide"),  # R25: [1, 2] is fine
         (["A", "B"], {"prix_rachat": -1}, "option_invalide"),
         (["A", "B"], {"reglement": "moitie"}, "option_invalide"),
         (["A", "B"], {"threshold": 0}, "option_invalide"),
