@@ -52,6 +52,12 @@ class Partie(models.Model):
     target_inclusive = models.BooleanField(_("l'objectif atteint termine"), null=True, blank=True)
     # docs/rules.md R21: the table may end the partie by hand.
     ended = models.BooleanField(_("terminée à la main"), default=False)
+    # docs/rules.md "Le donneur": the seat (1 = the first) that deals the first donne.
+    first_dealer = models.PositiveSmallIntegerField(
+        _("premier donneur"), default=1, validators=[MinValueValidator(1), MaxValueValidator(8)]
+    )
+    # Free text: where, who brought the cake, a dispute settled. Not read by the replay.
+    note = models.TextField(_("note"), max_length=2000, blank=True)
     # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
     # /suivre/<token>/; empty means the partie is not shared.
     share_token = models.CharField(
@@ -73,10 +79,37 @@ class Partie(models.Model):
         return self.name
 
 
+class Habitue(models.Model):
+    """A regular player of an account, the same person across its parties. ``key`` is the
+    name as the Comptes page matches it (case, accents and spaces ignored:
+    games.display.comptes.name_key); ``name`` is how it is written at the table."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="habitues"
+    )
+    name = models.CharField(_("nom"), max_length=30, validators=[validate_joueur_name])
+    key = models.CharField(max_length=120, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["key"]
+        verbose_name = _("habitué")
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "key"], name="habitue_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Joueur(models.Model):
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="joueurs")
     name = models.CharField(_("nom"), max_length=30, validators=[validate_joueur_name])
     seat = models.PositiveSmallIntegerField(_("place"))
+    # The regular player this seat is (set by the services when the partie is created).
+    habitue = models.ForeignKey(
+        Habitue, on_delete=models.SET_NULL, null=True, blank=True, related_name="joueurs"
+    )
     # docs/rules.md R11: the stake goes into the cagnotte; ticked when the money is on the table.
     stake_paid = models.BooleanField(_("mise payée"), default=False)
 
@@ -100,6 +133,11 @@ class Donne(models.Model):
         Joueur, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     win = models.CharField(_("type de gain"), max_length=20)
+    # docs/rules.md "Le donneur": who dealt this donne; empty for donnes recorded before the
+    # app asked (and never read by the replay).
+    dealer = models.ForeignKey(
+        Joueur, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # The form's idempotency key: a double tap or a resend records the donne once.
     idempotency_key = models.UUIDField(
         _("clé du formulaire"), null=True, blank=True, editable=False
@@ -195,3 +233,8 @@ class DonneResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.partie} — état après la donne {self.number}"
+
+
+# The login, sign-up and cost limits' buckets (issue 15) live with their code; imported here so
+# that Django sees the model.
+from games.throttle import TokenBucket  # noqa: E402, F401

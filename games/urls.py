@@ -3,19 +3,24 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.login import LoginForm
-from games.views import donnes, files, money, parties, sharing, sheet
+from games.views import (
+    accounts,
+    donnes,
+    files,
+    habitues,
+    money,
+    parties,
+    sharing,
+    sheet,
+    statistics,
+)
 from games.views.health import health
 
 urlpatterns = [
     path("", parties.home, name="home"),
     path("sante/", health, name="health"),
-    path("comptes/inscription/", parties.signup, name="signup"),
-    path(
-        "comptes/connexion/",
-        auth_views.LoginView.as_view(authentication_form=LoginForm),
-        name="login",
-    ),
+    path("comptes/inscription/", accounts.signup, name="signup"),
+    path("comptes/connexion/", accounts.LoginView.as_view(), name="login"),
     path("comptes/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "comptes/mot-de-passe/",
@@ -47,6 +52,11 @@ urlpatterns = [
     ),
     path("parties/<int:pk>/terminer/", parties.partie_close, name="partie_close"),
     path("parties/<int:pk>/rouvrir/", parties.partie_reopen, name="partie_reopen"),
+    path("parties/<int:pk>/note/", parties.partie_note, name="partie_note"),
+    path("habitues/", habitues.habitues, name="habitues"),
+    path("habitues/<int:pk>/renommer/", habitues.habitue_rename, name="habitue_rename"),
+    path("habitues/<int:pk>/fusionner/", habitues.habitue_merge, name="habitue_merge"),
+    path("statistiques/", statistics.statistics, name="statistics"),
     path("parties/<int:pk>/argent/", money.partie_money, name="partie_money"),
     path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", money.stake_paid, name="stake_paid"),
     path("parties/<int:pk>/argent/rachats/<int:rachat_pk>/", money.rachat_paid, name="rachat_paid"),

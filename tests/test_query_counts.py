@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db
 NAMES = ["Anne", "Bruno", "Chloé"]
 
 # session, user, the partie with its stored result, then its players, its latest 30 stored
-# states and its rachats bought back (their payment ticks): no donne, no hand, no replay.
-PAGE_QUERIES = 6
+# states, who dealt the last donne (the next donne's dealer, docs/rules.md "Le donneur") and
+# its rachats bought back (their payment ticks): no other donne, no hand, no replay.
+PAGE_QUERIES = 7
 # The unchanged poll: the partie with its number of donnes, for the ETag, and nothing else.
 POLL_QUERIES = 1
 

@@ -109,7 +109,7 @@ def test_recording_a_donne_with_htmx_returns_the_partie_body(client, alice, part
     response = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
     body = response.content.decode()
     assert response.status_code == 200
-    assert "<html" not in body and body.lstrip().startswith('<div id="partie-body">')
+    assert "<html" not in body and body.lstrip().startswith('<div id="partie-body"')
     # David: two jokers alone, (10 + 10) × 4 = 80; Anne 10 × 2; Chloé 5 × 2; Bruno −20.
     assert 'data-total="80"' in body and 'data-total="-20"' in body
 

@@ -69,6 +69,7 @@ class SheetRow:
     figures: list[Figures]
     observation: str = ""
     winner: str = ""
+    dealer: str = ""  # docs/rules.md "Le donneur"; empty when it was not recorded
     # The players' figures as one line of text, points and totals on tab stops (sheet.css):
     # WeasyPrint's time goes to each cell and each piece of text, so a plain row is one cell
     # for all the players. None when a total is framed or has a word under it: one cell each.
@@ -115,6 +116,7 @@ class Sheet:
     chart: SafeString = field(default_factory=SafeString)
     has_money: bool = False
     has_points_settlement: bool = False
+    note: str = ""  # the partie's free note (issue 16)
 
 
 def _fmt(amount: int, currency: str) -> str:
@@ -167,8 +169,10 @@ def money_options(config: Config, currency: str) -> str:
     return " · ".join(parts) or gettext("sans argent")
 
 
-def build_sheet(stored: Stored) -> Sheet:
-    """The whole marque: ``stored`` holds every state (replays.load(partie))."""
+def build_sheet(stored: Stored, dealers: dict[int, str] | None = None) -> Sheet:
+    """The whole marque: ``stored`` holds every state (replays.load(partie)); ``dealers``
+    who dealt each donne, by number."""
+    dealers = dealers or {}
     partie = stored.partie
     preset = get_preset(partie.preset)
     config = stored.config
@@ -182,6 +186,7 @@ def build_sheet(stored: Stored) -> Sheet:
                 figures=[figures_of(cell) for cell in cells_of(state, names)],
                 observation=note,
                 winner=state.winner or "",
+                dealer=dealers.get(state.number, ""),
             )
             for state, note in zip(states, notes, strict=True)
         ]
@@ -229,6 +234,7 @@ def build_sheet(stored: Stored) -> Sheet:
         chart=score_chart(names, states, seuil=config.seuil),
         has_money=any(final.net.values()) or final.pot > 0,
         has_points_settlement=any(final.points_settlement.values()),
+        note=partie.note,
     )
 
 

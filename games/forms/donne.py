@@ -13,6 +13,7 @@ from django.http import QueryDict
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.dealing import dealer_of_next
 from games.errors import translated
 from games.models import Donne, Joueur
 from games.scoring import (
@@ -63,6 +64,8 @@ class DonneForm(forms.Form):
             required=False, max_length=40, widget=forms.HiddenInput
         )
         self.fields["en_course"] = forms.CharField(required=False, widget=forms.HiddenInput)
+        # Sent by the offline queue only: the key of the queued donne this one was typed after.
+        self.fields["apres"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
         self.fields["forcer"] = forms.BooleanField(
             label=_("Les mains sont justes : noter quand même"), required=False
         )
@@ -70,6 +73,12 @@ class DonneForm(forms.Form):
         choices = [(str(j.pk), j.name) for j in joueurs]
         if self.preset.talon_epuise:
             choices.append((TALON_EPUISE, gettext("Personne (talon épuisé)")))
+        # docs/rules.md "Le donneur": who deals this donne, one of those it is dealt to.
+        self.fields["dealer"] = forms.ChoiceField(
+            label=_("Donneur"),
+            choices=[("", "—"), *((str(j.pk), j.name) for j in joueurs)],
+            required=False,
+        )
         self.fields["winner"] = forms.ChoiceField(
             label=_("Gagnant"),
             choices=choices,
@@ -111,8 +120,16 @@ class DonneForm(forms.Form):
 
     @classmethod
     def next_donne(cls, marque: Marque, data: QueryDict | None = None) -> DonneForm:
-        """The form of the next donne, for the players still en course."""
-        return cls._for(marque, marque.in_race, data)
+        """The form of the next donne, for the players still en course, and who deals it."""
+        form = cls._for(marque, marque.in_race, data)
+        dealer = dealer_of_next(
+            marque.partie,
+            marque.stored.joueurs,
+            [j.name for j in marque.in_race],
+            marque.recorded + 1,
+        )
+        form.fields["dealer"].initial = str(dealer.pk) if dealer else ""
+        return form
 
     @classmethod
     def from_donne(cls, marque: Marque, donne: Donne, data: QueryDict | None = None) -> DonneForm:
@@ -144,6 +161,7 @@ class DonneForm(forms.Form):
     def _stored(cls, marque: Marque, donne: Donne) -> dict[str, str]:
         data = {
             "winner": str(donne.winner_id) if donne.winner_id else TALON_EPUISE,
+            "dealer": str(donne.dealer_id) if donne.dealer_id else "",
             "win": donne.win,
             "etat": marque.etat,
         }
@@ -213,7 +231,7 @@ class DonneForm(forms.Form):
         """Every problem of a refused form, for the summary at its top: (the id of the field
         to jump to, or "" for the whole donne; the message), in the order of the page."""
         lines = [("", str(e)) for e in self.non_field_errors()]
-        order = ["winner", "win"]
+        order = ["dealer", "winner", "win"]
         for j in self.joueurs:
             order += [self._ok(j), self._points(j), self._jokers(j), self._cards(j)]
         for name in order:
@@ -243,14 +261,20 @@ class DonneForm(forms.Form):
 
     @property
     def letters_json(self) -> str:
-        """How the chips of the card picker write the engine's letters (K → R in French)."""
+        """How the chips of the card picker write a typed card in the page's letters: the
+        engine reads K Q J and R D V in any language (docs/rules.md §1), so a French page
+        shows a typed K as R, an English page a typed R as K."""
         language = get_language() or "fr"
-        return json.dumps({rank: card_letter(rank, language) for rank in FRENCH_LETTERS})
+        letters = {rank: card_letter(rank, language) for rank in FRENCH_LETTERS}
+        letters |= {french: card_letter(rank, language) for rank, french in FRENCH_LETTERS.items()}
+        return json.dumps(letters)
 
     # -- cleaning ---------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        dealer_key = cleaned.get("dealer")
+        cleaned["dealer_joueur"] = next((j for j in self.joueurs if str(j.pk) == dealer_key), None)
         winner_key = cleaned.get("winner")
         if winner_key is None:
             return cleaned

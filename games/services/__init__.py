@@ -13,10 +13,11 @@ from games.services.donnes import (
     rachat_change,
     rachat_decide,
 )
+from games.services.habitues import habitue_merge, habitue_rename
 from games.services.imports import partie_import, parties_import
 from games.services.locked import Change
 from games.services.money import Repriced, partie_update_money, rachat_mark_paid, stake_mark_paid
-from games.services.parties import partie_close, partie_create, partie_reopen
+from games.services.parties import partie_close, partie_create, partie_note_set, partie_reopen
 from games.services.sharing import partie_share, partie_unshare
 
 __all__ = [
@@ -26,9 +27,12 @@ __all__ = [
     "donne_create",
     "donne_delete",
     "donne_update",
+    "habitue_merge",
+    "habitue_rename",
     "partie_close",
     "partie_create",
     "partie_import",
+    "partie_note_set",
     "partie_reopen",
     "partie_share",
     "partie_unshare",

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import F
 
 from games import replays
+from games.dealing import dealer_of_next
 from games.errors import PartieError
 from games.models import Donne, Hand, Joueur, Partie, Rachat
 from games.options import config_of
@@ -72,8 +73,15 @@ def donne_create(
     hands: Hands,
     idempotency_key: uuid.UUID | None = None,
     etat: str | None = None,
+    after_key: uuid.UUID | None = None,
+    players: list[Joueur] | None = None,
+    dealer: Joueur | None = None,
 ) -> DonneRecorded:
-    """Append a donne: the engine replays only it, from the state after the last one."""
+    """Append a donne: the engine replays only it, from the state after the last one.
+
+    A donne typed offline after another one still on its way names that one (``after_key``)
+    instead of a state: it is recorded only right behind it, and only if ``players``, whom
+    the form was built for, are still the ones en course (docs/decisions.md "Offline")."""
     partie = Partie.objects.select_for_update().get(pk=partie.pk)
     if idempotency_key is not None:
         done = Donne.objects.filter(partie=partie, idempotency_key=idempotency_key).first()
@@ -88,6 +96,8 @@ def donne_create(
     number = summary.recorded + 1
     last = replays.states_of(partie, last=1) if summary.applied else []
     joueurs = list(partie.joueurs.all())
+    if after_key is not None:
+        _check_follows(partie, after_key, players, last[0].in_race if last else joueurs)
     after = replay(
         partie.preset,
         [j.name for j in joueurs],
@@ -96,10 +106,16 @@ def donne_create(
         lenient=True,
         after=last[0] if last else None,
     )
+    in_race = last[0].in_race if last else [j.name for j in joueurs]
     donne = Donne(
-        partie=partie, number=number, winner=winner, win=win, idempotency_key=idempotency_key
+        partie=partie,
+        number=number,
+        winner=winner,
+        win=win,
+        idempotency_key=idempotency_key,
+        dealer=_dealer(partie, joueurs, in_race, number, dealer),
     )
-    donne.full_clean(exclude=["partie", "winner"])
+    donne.full_clean(exclude=["partie", "winner", "dealer"])
     donne.save()
     _save_hands(donne, hands)
     partie.save(update_fields=["updated_at"])
@@ -107,9 +123,37 @@ def donne_create(
     return DonneRecorded(donne)
 
 
+def _dealer(
+    partie: Partie, joueurs: list[Joueur], in_race: list[str], number: int, chosen: Joueur | None
+) -> Joueur | None:
+    """docs/rules.md "Le donneur": the dealer the scorekeeper chose, or the next one."""
+    if chosen is None:
+        return dealer_of_next(partie, joueurs, in_race, number)
+    if chosen.partie_id != partie.pk or chosen.name not in in_race:
+        raise PartieError("donneur_invalide")
+    return chosen
+
+
+def _check_follows(
+    partie: Partie, after_key: uuid.UUID, players: list[Joueur] | None, in_race: list
+) -> None:
+    latest = partie.donnes.order_by("-number").values_list("idempotency_key", flat=True)[:1]
+    if list(latest) != [after_key]:
+        raise PartieError("donne_intercalee")
+    names = {getattr(j, "name", j) for j in in_race}
+    if players is not None and {j.name for j in players} != names:
+        raise PartieError("joueurs_changes")
+
+
 @transaction.atomic
 def donne_update(
-    *, donne: Donne, winner: Joueur | None, win: str, hands: Hands, etat: str | None = None
+    *,
+    donne: Donne,
+    winner: Joueur | None,
+    win: str,
+    hands: Hands,
+    etat: str | None = None,
+    dealer: Joueur | None = None,
 ) -> Change:
     """Edit donne k: the partie is replayed from k (the states before it do not change)."""
     partie, summary = locked(donne.partie, etat)
@@ -121,7 +165,12 @@ def donne_update(
     after = later.replay(inputs)
     stored = later.data.donne(donne.number)
     stored.winner, stored.win = winner, win
-    stored.full_clean(exclude=["partie", "winner"])
+    if dealer is not None:
+        # docs/rules.md "Le donneur": corrected by hand; the replay does not read it.
+        if dealer.partie_id != partie.pk:
+            raise PartieError("donneur_invalide")
+        stored.dealer = dealer
+    stored.full_clean(exclude=["partie", "winner", "dealer"])
     stored.save()
     Hand.objects.filter(donne=stored).delete()
     _save_hands(stored, hands)

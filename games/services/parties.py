@@ -1,4 +1,4 @@
-"""A partie's life: create it, end it by hand (docs/rules.md R21), reopen it."""
+"""A partie's life: create it, end it by hand (docs/rules.md R21), reopen it, note it."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ from games.errors import PartieError
 from games.models import Joueur, Partie
 from games.options import config_of
 from games.scoring import check_players, get_preset
+from games.services.habitues import link_habitues
 from games.services.locked import locked, tail
 
 # An account keeps at most this many parties (README "Limits"): a table playing every evening
 # for five years stays under it, and the home page and the backup of an account stay bounded.
 MAX_PARTIES_PER_ACCOUNT = 2000
+MAX_NOTE = 2000  # characters of a partie's note: a long paragraph
 
 
 def ensure_room(owner: AbstractBaseUser, adding: int = 1, *, lock: bool = True) -> None:
@@ -47,12 +49,28 @@ def partie_create(
     # The engine checks the table: the players (docs/rules.md R28) and the options (§8).
     check_players(get_preset(preset), joueurs)
     config_of(partie)
+    if partie.first_dealer > len(joueurs):
+        # docs/rules.md "Le donneur": the first dealer sits at the table.
+        raise PartieError("premier_donneur_invalide", count=len(joueurs))
     ensure_room(owner)
     partie.save()
-    Joueur.objects.bulk_create(
-        Joueur(partie=partie, name=name, seat=seat) for seat, name in enumerate(joueurs, 1)
-    )
+    seated = [Joueur(partie=partie, name=name, seat=seat) for seat, name in enumerate(joueurs, 1)]
+    link_habitues(owner, seated)
+    Joueur.objects.bulk_create(seated)
     replays.rebuild(partie)
+    return partie
+
+
+@transaction.atomic
+def partie_note_set(*, partie: Partie, note: str) -> Partie:
+    """The partie's free note (where, who brought the cake, a dispute settled): not part of
+    the marque, so the stored replay stays as it is."""
+    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    note = note.strip().replace("\r\n", "\n")
+    if len(note) > MAX_NOTE:
+        raise PartieError("note_trop_longue", max=MAX_NOTE)
+    partie.note = note
+    partie.save(update_fields=["note", "updated_at"])
     return partie
 
 

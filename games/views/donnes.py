@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -46,6 +46,8 @@ def _posted_form(
 @require_POST
 def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
+    if request.headers.get(QUEUE_HEADER) == "1":
+        return _queued_donne(request, partie)
     form, marque = _posted_form(request, partie)
     if form.is_valid():
         try:
@@ -56,6 +58,7 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 hands=form.cleaned_data["hands"],
                 idempotency_key=form.cleaned_data["cle"],
                 etat=form.cleaned_data["etat"] or None,
+                dealer=form.cleaned_data["dealer_joueur"],
             )
         except RamiError as err:
             marque = load_marque(partie)
@@ -77,6 +80,41 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
             return render_partie(request, marque)
     marque = marque or load_marque(partie)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
+
+
+# The phone's offline queue (static/js/queue.js) sends its donnes with this header and reads
+# a short JSON answer instead of the page.
+QUEUE_HEADER = "X-Ramiscore-Queue"
+
+
+def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
+    """A donne typed offline, sent from the phone's queue: recorded as any other (the same
+    form, the same service), answered in JSON. ``wait``: it stays queued until the rachat
+    decisions the replay needs are taken on the page."""
+    form, _marque = _posted_form(request, partie)
+    if not form.is_valid():
+        lines = " ".join(message for _anchor, message in form.error_summary())
+        return JsonResponse({"ok": False, "code": "formulaire", "message": lines}, status=422)
+    data = form.cleaned_data
+    try:
+        recorded = services.donne_create(
+            partie=partie,
+            winner=data["winner_joueur"],
+            win=data["win"],
+            hands=data["hands"],
+            idempotency_key=data["cle"],
+            etat=None if data["apres"] else data["etat"] or None,
+            after_key=data["apres"],
+            players=form.joueurs,
+            dealer=data["dealer_joueur"],
+        )
+    except RamiError as err:
+        wait = err.code == "decision_en_attente"
+        answer = {"ok": False, "code": err.code, "message": translated(err), "wait": wait}
+        return JsonResponse(answer, status=409)
+    partie.refresh_from_db()
+    number = recorded.donne.number
+    return JsonResponse({"ok": True, "number": number, "etat": str(partie.revision)})
 
 
 @login_required
@@ -115,6 +153,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     win=form.cleaned_data["win"],
                     hands=form.cleaned_data["hands"],
                     etat=form.cleaned_data["etat"] or None,
+                    dealer=form.cleaned_data["dealer_joueur"],
                 )
             except RamiError as err:
                 marque = load_marque(partie)

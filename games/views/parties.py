@@ -1,11 +1,9 @@
-"""The home page, sign-up, and a partie's life: create, show, end by hand, reopen."""
+"""The home page and a partie's life: create, show, end by hand, reopen."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.core.paginator import Paginator
 from django.http import (
     HttpRequest,
@@ -20,8 +18,13 @@ from games import replays, services
 from games.display.marque import build_marque
 from games.errors import translated
 from games.forms import PartieForm
+from games.forms.partie import MONEY_FIELDS
+from games.models import Partie
 from games.scoring import RamiError
+from games.scoring.config import RULE_OPTIONS
+from games.scoring.dealer import rematch_seat
 from games.selectors import parties_of
+from games.services.habitues import habitues_of
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
@@ -42,23 +45,34 @@ def home(request: HttpRequest) -> HttpResponse:
     en_cours = [m for m in listed if not m.over]
     finies = [m for m in listed if m.over]
     lists = [(_("En cours"), en_cours), (_("Terminées"), finies)]
-    return render(request, "games/home.html", {"lists": lists, "page": page})
+    # "Rejouer avec les mêmes joueurs" on the latest partie: the evening's next one in a tap.
+    latest = listed[0] if listed and page.number == 1 else None
+    context = {"lists": lists, "page": page, "latest": latest}
+    return render(request, "games/home.html", context)
 
 
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("partie_new")
-    return render(request, "registration/signup.html", {"form": form})
+def _rematch(request: HttpRequest) -> tuple[dict[str, object], list[str]]:
+    """ "Rejouer avec les mêmes joueurs" (?rejouer=<pk>): the form filled in from that partie,
+    same preset, options and players, the first dealer one seat on (docs/rules.md "Le
+    donneur"). Another account's partie, or none, gives an empty form."""
+    pk = request.GET.get("rejouer", "")
+    partie = Partie.objects.filter(owner=request.user, pk=pk).first() if pk.isdigit() else None
+    if partie is None:
+        return {}, []
+    names = [j.name for j in partie.joueurs.all()]
+    fields = ("preset", *MONEY_FIELDS, "settlement", "currency", *RULE_OPTIONS)
+    initial: dict[str, object] = {name: getattr(partie, name) for name in fields}
+    for name in ("seuil_inclusive", "target_inclusive"):
+        initial[name] = {True: "true", False: "false"}.get(initial[name], "")
+    initial["first_dealer"] = rematch_seat(partie.first_dealer, len(names))
+    return initial, names
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def partie_new(request: HttpRequest) -> HttpResponse:
-    form = PartieForm(request.POST or None)
+    initial, again = _rematch(request) if request.method == "GET" else ({}, [])
+    form = PartieForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         options = {k: v for k, v in form.cleaned_data.items() if k not in ("name", "preset")}
         try:
@@ -73,13 +87,30 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, translated(err))
         else:
             return redirect("partie_detail", pk=partie.pk)
-    joueurs = form.joueurs if form.is_bound else []
+    joueurs = form.joueurs if form.is_bound else again
     rows = joueurs + [""] * (7 - len(joueurs))
-    return render(
-        request,
-        "games/partie_new.html",
-        {"form": form, "rows": rows, "presets": PartieForm.preset_choices()},
-    )
+    context = {
+        "form": form,
+        "rows": rows,
+        "presets": PartieForm.preset_choices(),
+        "habitues": habitues_of(request.user),
+        "rematch": bool(again),
+    }
+    return render(request, "games/partie_new.html", context)
+
+
+@login_required
+@require_POST
+def partie_note(request: HttpRequest, pk: int) -> HttpResponse:
+    """The partie's note, written or changed from its page."""
+    partie = get_partie_for_user(request, pk)
+    try:
+        services.partie_note_set(partie=partie, note=request.POST.get("note", ""))
+    except RamiError as err:
+        messages.error(request, translated(err))
+    else:
+        messages.success(request, _("Note enregistrée."))
+    return redirect("partie_detail", pk=partie.pk)
 
 
 @login_required
