@@ -290,14 +290,14 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     services.stake_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
     make_partie(bob, stake=Decimal("9.00"))  # bob's: never in alice's accounts
     comptes = build_accounts(parties_of(alice))
-    unpaid = {j.name: j.total for j in comptes.people}
-    # Alice: 1,00 + 0,30; Bruno: 1,00 + 2,00 rachat + 0,30; Chloé: her 1,00 is paid.
-    assert unpaid == {
-        "Alice": Decimal("1.30"),
-        "Bruno": Decimal("3.30"),
-        "Chloé": Decimal("0.30"),
-    }
+    # Both parties are over: what is not paid yet is in the transfers, not in a second list.
+    assert comptes.to_pot == []
     [evening] = comptes.evenings
+    assert [(s.name, s.on_table) for s in evening.shares] == [
+        ("Alice", Decimal("0.00")),
+        ("Bruno", Decimal("0.00")),
+        ("Chloé", Decimal("1.00")),
+    ]
     # P1: Alice +4,00, Bruno −3,00, Chloé −1,00; second: Bruno +0,60, the others −0,30.
     assert dict(evening.nets) == {
         "Alice": Decimal("3.70"),
@@ -305,7 +305,7 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
         "Chloé": Decimal("-1.30"),
     }
     # Chloé's paid 1,00 € is in the pot, which pays it out.
-    assert sorted((v.payer, v.payee, v.amount) for v in evening.transfers) == [
+    assert [(v.payer, v.payee, v.amount) for v in evening.transfers] == [
         ("", "Alice", Decimal("1.00")),
         ("Bruno", "Alice", Decimal("2.40")),
         ("Chloé", "Alice", Decimal("0.30")),

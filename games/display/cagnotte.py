@@ -87,6 +87,11 @@ class Cagnotte:
     net: dict[str, int] = field(default_factory=dict)  # centimes, by name
     over: bool = False
 
+    @property
+    def owed(self) -> Decimal:
+        """What is not ticked as paid yet; once the partie is over, the transfers count it."""
+        return sum((p.owed for p in self.players), ZERO)
+
 
 def elided_de(name: str) -> str:
     """French elision: "de Bruno", "d'Anne"; other languages get the bare name, which their

@@ -1,5 +1,7 @@
-"""The Accounts page: what each person still owes across the account's parties, and the
-money of each evening settled in the fewest transfers."""
+"""The Accounts page: the money of each evening in one list, settled in the fewest transfers,
+counting what is already on the table (issue 16: an unpaid stake of a finished partie is in
+that list, never suggested a second time as "to pay to the cagnotte"); and, for the parties
+still being played, what is still to put in their cagnotte."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from games import replays
 from games.centimes import from_centimes
 from games.display.cagnotte import ZERO, Due, Transfer, build_cagnotte
 from games.models import Partie, Rachat
-from games.scoring import positions_with_pot, settle
+from games.scoring import POT, positions_with_pot, settle
 
 
 def name_key(name: str) -> str:
@@ -45,6 +47,16 @@ class Person:
 
 
 @dataclass
+class Share:
+    """One person in the evening's settlement: what he already put on the table (paid
+    stakes and rachats of the finished parties) and his net over those parties."""
+
+    name: str
+    on_table: Decimal
+    net: Decimal
+
+
+@dataclass
 class Evening:
     """The parties of one local day in one currency (docs/decisions.md "Accounts")."""
 
@@ -52,14 +64,30 @@ class Evening:
     currency: str
     finished: list[Partie] = field(default_factory=list)
     in_progress: list[Partie] = field(default_factory=list)
-    nets: list[tuple[str, Decimal]] = field(default_factory=list)
+    shares: list[Share] = field(default_factory=list)
+    # The one list of who gives what to whom; the cagnotte (payer POT) gives out what is
+    # already on the table.
     transfers: list[Transfer] = field(default_factory=list)
+    # Parties still being played: what each person still has to put in their cagnotte.
+    to_pot: list[Person] = field(default_factory=list)
+
+    @property
+    def nets(self) -> list[tuple[str, Decimal]]:
+        return [(s.name, s.net) for s in self.shares]
+
+    @property
+    def on_table(self) -> Decimal:
+        return sum((s.on_table for s in self.shares), ZERO)
 
 
 @dataclass
 class Accounts:
-    people: list[Person]
     evenings: list[Evening]
+
+    @property
+    def to_pot(self) -> list[Person]:
+        """Everyone's stakes and rachats still to put in a cagnotte, over every evening."""
+        return [person for evening in self.evenings for person in evening.to_pot]
 
 
 def build_accounts(parties: Iterable[Partie]) -> Accounts:
@@ -71,44 +99,64 @@ def build_accounts(parties: Iterable[Partie]) -> Accounts:
     accepted = Rachat.objects.filter(donne__partie__owner__in=owners, accepted=True)
     for rachat in accepted.select_related("donne"):
         rachats.setdefault(rachat.donne.partie_id, []).append(rachat)
-    people: dict[tuple[str, str], Person] = {}
-    by_day: dict[tuple[date, str], tuple[Evening, dict[str, int], dict[str, int]]] = {}
+    by_day: dict[tuple[date, str], _Day] = {}
     spelled: dict[str, str] = {}  # name_key: the first spelling met
     for partie in sorted(parties, key=lambda p: p.created_at):
         cagnotte = build_cagnotte(replays.listed(partie), rachats.get(partie.pk, []))
         for due in cagnotte.dues:
-            key = name_key(due.joueur.name)
-            spelled.setdefault(key, due.joueur.name)
-            if due.paid:
-                continue
-            person = people.setdefault(
-                (key, partie.currency), Person(spelled[key], partie.currency)
-            )
-            person.unpaid.append(Unpaid(partie, due))
+            spelled.setdefault(name_key(due.joueur.name), due.joueur.name)
         day = timezone.localdate(partie.created_at)
-        evening, net, in_pot = by_day.setdefault(
-            (day, partie.currency), (Evening(day, partie.currency), {}, {})
-        )
+        evening = by_day.setdefault((day, partie.currency), _Day(Evening(day, partie.currency)))
         if not cagnotte.over:
-            # A partie still being played has no settlement yet: it is listed, not counted.
-            evening.in_progress.append(partie)
+            # A partie still being played has no settlement yet: it is listed, not counted,
+            # and what is not paid yet is still to put in its cagnotte.
+            evening.evening.in_progress.append(partie)
+            for due in cagnotte.dues:
+                if not due.paid:
+                    evening.owes(spelled[name_key(due.joueur.name)], partie, due)
             continue
-        evening.finished.append(partie)
+        # A finished partie: its unpaid stakes and rachats are settled in the evening's
+        # transfers (its net counts every stake and rachat as paid, docs/rules.md §2
+        # "Money"); only the money ticked as paid is on the table.
+        evening.evening.finished.append(partie)
         for name, amount in cagnotte.net.items():
             key = name_key(name)
             spelled.setdefault(key, name)
             # The evening's net is the sum of each finished partie's net from the engine.
-            net[key] = net.get(key, 0) + amount
-            in_pot[key] = in_pot.get(key, 0) + cagnotte.in_pot.get(name, 0)
-    evenings = []
-    for evening, net, in_pot in by_day.values():
-        evening.nets = [(spelled[k], from_centimes(v)) for k, v in net.items()]
-        positions = positions_with_pot(net, in_pot) if any(in_pot.values()) else net
-        evening.transfers = [
+            evening.net[key] = evening.net.get(key, 0) + amount
+            evening.in_pot[key] = evening.in_pot.get(key, 0) + cagnotte.in_pot.get(name, 0)
+    evenings = [day.settled(spelled) for day in by_day.values()]
+    evenings.sort(key=lambda s: (s.day, s.currency), reverse=True)
+    return Accounts(evenings=evenings)
+
+
+@dataclass
+class _Day:
+    """An evening being added up, in centimes by name_key."""
+
+    evening: Evening
+    net: dict[str, int] = field(default_factory=dict)
+    in_pot: dict[str, int] = field(default_factory=dict)
+    people: dict[str, Person] = field(default_factory=dict)
+
+    def owes(self, name: str, partie: Partie, due: Due) -> None:
+        person = self.people.setdefault(name_key(name), Person(name, partie.currency))
+        person.unpaid.append(Unpaid(partie, due))
+
+    def settled(self, spelled: dict[str, str]) -> Evening:
+        evening = self.evening
+        evening.shares = [
+            Share(spelled[k], from_centimes(self.in_pot.get(k, 0)), from_centimes(v))
+            for k, v in self.net.items()
+        ]
+        positions = (
+            positions_with_pot(self.net, self.in_pot) if any(self.in_pot.values()) else self.net
+        )
+        transfers = [
             Transfer(spelled.get(payer, payer), spelled.get(payee, payee), from_centimes(amount))
             for payer, payee, amount in settle(positions)
         ]
-        evenings.append(evening)
-    evenings.sort(key=lambda s: (s.day, s.currency), reverse=True)
-    ordered = sorted(people.values(), key=lambda j: (name_key(j.name), j.currency))
-    return Accounts(people=ordered, evenings=evenings)
+        # One list, read by the person who pays: the cagnotte first, then by name.
+        evening.transfers = sorted(transfers, key=lambda t: (t.payer != POT, name_key(t.payer)))
+        evening.to_pot = sorted(self.people.values(), key=lambda p: name_key(p.name))
+        return evening

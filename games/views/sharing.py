@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import (
@@ -27,6 +30,9 @@ from games.views.partie_page import (
     load_marque,
     visible_rows,
 )
+
+# Issue 16: the donnes the big-screen view shows (6 players × 20 donnes fit a 1280×800 tablet).
+GRAND_ROWS = 20
 
 
 @login_required
@@ -54,11 +60,14 @@ def _follow_etag(partie: Partie, *, live: bool, everything: bool = False) -> str
     # Every service write saves partie.updated_at; the donne count also catches a write that
     # forgot to. The htmx fragment and the full page are different representations.
     stamp = int(partie.updated_at.timestamp() * 1_000_000)
-    return (
+    state = (
         f"{partie.pk}.{stamp}.{partie.n_donnes}"
         + (".live" if live else "")
         + (".tout" if everything else "")
     )
+    # Issue 15: opaque, as the sheet's (games/views/sheet_cache.py). Anyone holding the link
+    # sees the ETag: the partie's id, its update time and its donne count stay on the server.
+    return hashlib.sha256(f"{settings.SECRET_KEY}:follow:{state}".encode()).hexdigest()[:32]
 
 
 @require_GET
@@ -81,13 +90,19 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         if request.htmx:
             template += "#suivi"
         marque = load_marque(partie, request)
+        grand = request.GET.get("grand") == "1"
         context = {
             "partie": partie,
             "marque": marque,
             "cagnotte": build_cagnotte(marque.stored),
             **visible_rows(marque),
             "live_etag": _follow_etag(partie, live=True, everything=everything),
+            "grand": grand,
         }
+        if grand:
+            # Issue 16: the big screen (a TV, a tablet on the wall) shows the latest donnes
+            # that fit under the scoreboard without scrolling, and no link to older ones.
+            context |= {"rows": marque.rows[-GRAND_ROWS:], "hidden_rows": 0}
         response = render(request, template, context)
     response["ETag"] = etag
     # Revalidate on every request; the fragment and the page share one URL (Vary).
