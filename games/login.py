@@ -1,36 +1,62 @@
-"""Login with a limit on failures (issue #7): after LIMIT failed attempts for one username,
-or from one address, within WINDOW seconds, the form refuses to check the password at all.
+"""Login and sign-up limits (issue 15), against guessing without handing anyone a way to lock
+an owner out (OWASP ASVS 2.2.1, and OWASP's "device cookies").
 
-The counters live in Django's cache, the database's by default (settings.CACHES): every
-gunicorn worker sees the same counts."""
+Every limit is a token bucket in the database (games/throttle.py): the same for every worker
+and every server. A username is counted as Django logs it in: NFKC-normalised
+(``AbstractBaseUser.normalize_username``, which ``UsernameField`` applies), then case-folded,
+so that ``ｃarol`` (full-width c) and ``Carol`` share ``carol``'s counters.
+
+From a browser it does not know, a username may have:
+- 5 failures from one address, then one more every 3 minutes (``USER_ADDRESS``);
+- at most 100 password checks an hour from all addresses together, right or wrong
+  (``USER``: a bucket of 50 that refills in an hour);
+and an address 20 failures whatever the usernames, then one more every 3 minutes.
+
+A browser where the owner logged in before holds a signed device cookie naming the username.
+It is counted on its own (5 failures, then one every 3 minutes, for that cookie alone) and
+never by the counters above: whoever hammers the account from elsewhere cannot lock its
+owner out. The right password clears the failures of that username from that address (or of
+that device cookie), gives back its token to the address, and leaves the per-username count
+alone: that one counts checks."""
 
 from __future__ import annotations
 
-import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import ngettext
 
-LIMIT = 5
-WINDOW = 15 * 60  # seconds
-TROP_D_ESSAIS = _("Trop d'essais : réessayez dans 15 minutes.")
+from games.throttle import Bucket, Limit, give_back, minutes, refill, take
+
+USER_ADDRESS = Limit("login-user-address", capacity=5, seconds=15 * 60)
+USER = Limit("login-user", capacity=50, seconds=60 * 60)
+ADDRESS = Limit("login-address", capacity=20, seconds=60 * 60)
+DEVICE = Limit("login-device", capacity=5, seconds=15 * 60)
+# Accounts created from one address: 5, then one more every 12 minutes (10 an hour at most).
+SIGNUP = Limit("signup-address", capacity=5, seconds=60 * 60)
+
+DEVICE_COOKIE = "rami_appareil"
+DEVICE_SALT = "ramiscore.login.device"
+DEVICE_AGE = timedelta(days=365)
 
 
-def _keys(ip: str, username: str) -> list[str]:
-    # Hashed: a username may hold characters a cache backend refuses in keys.
-    user = hashlib.sha256(username.strip().lower().encode()).hexdigest()
-    return [f"login-fail:user:{user}", f"login-fail:ip:{ip}"]
+def username_key(username: str) -> str:
+    """The username as Django logs it in, then case-folded: one counter for every spelling."""
+    return AbstractBaseUser.normalize_username(username).casefold()
 
 
 def client_ip(request: HttpRequest) -> str:
     """The visitor's address. Behind N trusted proxies (DJANGO_TRUSTED_PROXIES=N), the N-th
     address from the right of X-Forwarded-For is the one the first proxy saw; anything to its
     left was written by the client and cannot be trusted. Without it, every visitor behind a
-    proxy would share the proxy's address and lock the login for all."""
+    proxy would share the proxy's address."""
     proxies = settings.TRUSTED_PROXIES
     forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     forwarded = [a for a in forwarded if a]
@@ -39,21 +65,75 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
-class LoginForm(AuthenticationForm):
-    error_messages = {**AuthenticationForm.error_messages, "too_many": TROP_D_ESSAIS}
+def known_device(request: HttpRequest, key: str) -> str | None:
+    """The device cookie's own id when this browser logged in as ``key`` before."""
+    value = request.get_signed_cookie(
+        DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=DEVICE_AGE
+    )
+    if value is None:
+        return None
+    device, _sep, who = value.partition(":")
+    return device if device and who == key else None
 
+
+def remember_device(response: HttpResponse, username: str) -> None:
+    """After a successful login or sign-up: this browser is the owner's from now on."""
+    value = f"{secrets.token_urlsafe(16)}:{username_key(username)}"
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        value,
+        salt=DEVICE_SALT,
+        max_age=int(DEVICE_AGE.total_seconds()),
+        path=reverse("login"),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+@dataclass
+class Checks:
+    """The buckets a password check takes from; a right password refills ``refilled`` (it
+    proves who is there) and gives back to ``returned`` the token it took (an address shared
+    with a guesser: logging into one's own account must not clear the guesses)."""
+
+    taken: list[Bucket]
+    refilled: list[Bucket]
+    returned: list[Bucket]
+
+
+def login_checks(request: HttpRequest, username: str) -> Checks:
+    key = username_key(username)
+    device = known_device(request, key)
+    if device:
+        mine = DEVICE.bucket(device)
+        return Checks([mine], [mine], [])
+    ip = client_ip(request)
+    pair, address = USER_ADDRESS.bucket(f"{key}\0{ip}"), ADDRESS.bucket(ip)
+    return Checks([pair, address, USER.bucket(key)], [pair], [address])
+
+
+def too_many_message(wait: float) -> str:
+    n = minutes(wait)
+    return ngettext(
+        "Trop d'essais : réessayez dans %(n)s minute.",
+        "Trop d'essais : réessayez dans %(n)s minutes.",
+        n,
+    ) % {"n": n}
+
+
+class LoginForm(AuthenticationForm):
     def clean(self):
-        ip = client_ip(self.request) if self.request else ""
-        keys = _keys(ip, self.data.get("username", ""))
-        if any(cache.get(key, 0) >= LIMIT for key in keys):
-            raise ValidationError(self.error_messages["too_many"], code="too_many")
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            for key in keys:
-                # add() starts the window at the first failure; incr() keeps its expiry.
-                cache.add(key, 0, WINDOW)
-                cache.incr(key)
-            raise
-        cache.delete(keys[0])  # the right password clears that username's count
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if not username or not password or self.request is None:
+            return super().clean()  # a field is missing: nothing is checked
+        checks = login_checks(self.request, username)
+        wait = take(*checks.taken)
+        if wait:
+            # Not even checked: a refused guess tells nothing, right or wrong.
+            raise ValidationError(too_many_message(wait), code="too_many")
+        cleaned = super().clean()  # a wrong password raises: the tokens stay taken
+        refill(*checks.refilled)
+        give_back(*checks.returned)
         return cleaned

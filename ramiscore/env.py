@@ -60,3 +60,23 @@ def require_secret_key() -> None:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is not set. Set it, or set DJANGO_DEBUG=True for development."
         )
+    if not settings.DEBUG and weak_secret_key(key):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is too weak: {len(key)} characters, {len(set(key))} different "
+            f"ones. Production needs at least {SECRET_KEY_MIN_LENGTH} characters, at least "
+            f"{SECRET_KEY_MIN_UNIQUE} of them different, not Django's 'django-insecure-' "
+            "development key, e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+
+
+# Django's own test (check --deploy, security.W009), which only warns: the server refuses.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE = 5
+
+
+def weak_secret_key(key: str) -> bool:
+    return (
+        len(key) < SECRET_KEY_MIN_LENGTH
+        or len(set(key)) < SECRET_KEY_MIN_UNIQUE
+        or key.startswith("django-insecure-")
+    )

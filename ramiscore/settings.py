@@ -49,6 +49,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "ramiscore.csp.ContentSecurityPolicyMiddleware",
+    # Issue 15: an owner's pages and files are stored by no cache, the browser's included.
+    "ramiscore.private.PrivateOwnerPagesMiddleware",
 ]
 
 ROOT_URLCONF = "ramiscore.urls"
@@ -128,6 +130,10 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("Anglais"))]
+# Issue 16: the language chosen in the ⚙ menu (set_language) is remembered for a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = not DEBUG
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
@@ -152,8 +158,13 @@ WHITENOISE_USE_FINDERS = True
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
-# Production hardening: on unless DEBUG; a TLS terminator in front is assumed.
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many reverse proxies (nginx, Caddy) stand in front and append to X-Forwarded-For; the
+# login limits count per visitor address (games/login.py).
+TRUSTED_PROXIES = envint("DJANGO_TRUSTED_PROXIES", 0)
+# Production hardening: on unless DEBUG; a TLS terminator in front is assumed. X-Forwarded-Proto
+# is believed only from a proxy we were told about: without one, any client could write it.
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
@@ -165,9 +176,6 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# How many reverse proxies (nginx, Caddy) stand in front and append to X-Forwarded-For; the
-# login limit counts failures per visitor address (games/login.py).
-TRUSTED_PROXIES = envint("DJANGO_TRUSTED_PROXIES", 0)
 # Issue #7: only our own scripts and styles, no inline ones (ramiscore/csp.py). Also in
 # development, so a violation shows up before production.
 CONTENT_SECURITY_POLICY = "; ".join(

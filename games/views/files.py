@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import files, replays, services
+from games.dealing import dealers_by_number
 from games.errors import translated
 from games.forms import ImportForm
 from games.scoring import RamiError
 from games.selectors import partie_load, parties_loaded, parties_of
+from games.views.costly import costly, costly_post
 from games.views.partie_page import (
     get_partie_for_user,
 )
@@ -27,16 +29,20 @@ from games.views.sheet import filename
 
 
 @login_required
+@costly
 def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     # The BOM tells Excel the file is UTF-8 (accents in names).
-    body = "\ufeff" + files.export_csv(replays.load(partie))
+    stored = replays.load(partie)
+    dealers = {n: j.name for n, j in dealers_by_number(partie, stored.joueurs).items()}
+    body = "\ufeff" + files.export_csv(stored, dealers)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename(partie, "csv")}"'
     return response
 
 
 @login_required
+@costly
 def partie_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     body = files.export_json(partie_load(partie), replays.load(partie))
@@ -46,6 +52,7 @@ def partie_export_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@costly_post
 @require_http_methods(["GET", "POST"])
 def partie_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -74,6 +81,7 @@ def partie_import(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@costly
 def backup_download(request: HttpRequest) -> HttpResponse:
     """Every partie of the account in one JSON file, which the import page restores."""
     mine = list(parties_of(request.user))

@@ -14,12 +14,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games import replays
+from games.dealing import dealers_by_number
 from games.display.marque import build_marque
 from games.display.sheet import Sheet, blank_sheet, build_sheet
 from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS, RamiError, check_count
+from games.views.costly import costly
 from games.views.partie_page import get_partie_for_user
 from games.views.sheet_cache import cached_render
 
@@ -39,7 +41,9 @@ def filename(partie: Partie, extension: str) -> str:
 
 
 def _build(partie: Partie) -> Sheet:
-    return build_sheet(replays.load(partie))
+    stored = replays.load(partie)
+    dealers = {n: j.name for n, j in dealers_by_number(partie, stored.joueurs).items()}
+    return build_sheet(stored, dealers)
 
 
 @login_required
@@ -70,6 +74,7 @@ def partie_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@costly
 def blank_sheet_pdf(request: HttpRequest) -> HttpResponse:
     preset_key = request.GET.get("preset", "classique")
     if preset_key not in PRESETS:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Partie
 from games.scoring import ENGINE_VERSION
+from games.views import costly
 
 # Long enough for the longest partie's render (1000 donnes); released as soon as it is done.
 RENDER_LOCK_SECONDS = 120
@@ -72,6 +73,10 @@ def cached_render(
             busy["Retry-After"] = "5"
             return busy
         try:
+            # Issue 15: a render counts in the account's expensive answers; a kept one does not.
+            refused = costly.refused(request)
+            if refused:
+                return refused
             body = render()
             cache.set(key, body, KEPT_SECONDS)
         finally:

@@ -1,0 +1,54 @@
+"""Sign-up and login, each with its limits (games/login.py)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
+
+from games.login import SIGNUP, LoginForm, client_ip, remember_device
+from games.throttle import minutes, take
+
+
+class LoginView(auth_views.LoginView):
+    authentication_form = LoginForm
+
+    def form_valid(self, form: LoginForm) -> HttpResponse:
+        response = super().form_valid(form)
+        remember_device(response, form.get_user().get_username())
+        return response
+
+    def form_invalid(self, form: LoginForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "too_many"):
+            response.status_code = 429
+        return response
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        # Counted per address, only for an account about to be created: a typo costs nothing.
+        wait = take(SIGNUP.bucket(client_ip(request)))
+        if not wait:
+            user = form.save()
+            login(request, user)
+            response = redirect("partie_new")
+            remember_device(response, user.get_username())
+            return response
+        n = minutes(wait)
+        message = ngettext(
+            "Trop de comptes créés depuis cette adresse : réessayez dans %(n)s minute.",
+            "Trop de comptes créés depuis cette adresse : réessayez dans %(n)s minutes.",
+            n,
+        )
+        form.add_error(None, message % {"n": n})
+        status = 429
+    return render(request, "registration/signup.html", {"form": form}, status=status)

@@ -1,0 +1,229 @@
+"""Login and sign-up limits (issue 15, games/login.py), through Django's test client. The same
+limits across two real gunicorn servers are in test_two_servers.py.
+
+Cast: alice and bob have accounts (password "cartes-sur-table"); the guessers have addresses in
+the documentation ranges. Each visitor is a fresh Client, without the device cookie a
+successful login leaves, unless the test says so."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import signing
+from django.db.models import F
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from games.login import DEVICE_COOKIE, DEVICE_SALT, username_key
+from games.throttle import TokenBucket
+
+pytestmark = pytest.mark.django_db
+RIGHT = "cartes-sur-table"
+WRONG_LOGIN = "Saisissez un nom d’utilisateur et un mot de passe valides."
+
+
+def trop(minutes: int) -> str:
+    unit = "minute" if minutes == 1 else "minutes"
+    return f"Trop d&#x27;essais : réessayez dans {minutes} {unit}."
+
+
+def attempt(username: str, password: str, ip: str, client: Client | None = None):
+    client = client or Client()
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
+
+
+def logged_in(response) -> bool:
+    return response.status_code == 302 and "_auth_user_id" in response.client.session
+
+
+def time_passes(seconds: int) -> None:
+    """As if ``seconds`` went by for every bucket (the buckets read their own timestamps)."""
+    TokenBucket.objects.update(stamp=F("stamp") - seconds)
+
+
+def test_the_key_is_the_username_as_django_logs_it_in() -> None:
+    # NFKC (full-width letters become ASCII), then case-folded.
+    assert username_key("ｃarol") == "carol"
+    assert username_key("ＣＡＲＯＬ") == "carol"
+    assert username_key("Straße") == "strasse"
+
+
+def test_a_look_alike_username_logs_in_as_the_account(alice) -> None:
+    # Why the counters must use the same key: Django itself logs "ａlice" in as alice.
+    assert logged_in(attempt("ａlice", RIGHT, "203.0.113.1"))
+
+
+def test_five_failures_from_one_address_refuse_that_address_only(alice) -> None:
+    for _ in range(5):
+        response = attempt("alice", "pas-le-bon", "203.0.113.7")
+        assert response.status_code == 200 and WRONG_LOGIN in response.content.decode()
+    refused = attempt("alice", RIGHT, "203.0.113.7")
+    assert refused.status_code == 429
+    assert trop(3) in refused.content.decode()  # one failure back every 3 minutes
+    assert not logged_in(refused)
+    # The guesser has not locked the owner out: from her own address the password works.
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.20"))
+
+
+def test_every_spelling_of_a_username_shares_its_counters(alice) -> None:
+    for spelling in ("alice", "ALICE", "ａlice", "Alice", "ＡＬＩＣＥ"):
+        assert attempt(spelling, "pas-le-bon", "203.0.113.8").status_code == 200
+    assert attempt("ａｌｉｃｅ", RIGHT, "203.0.113.8").status_code == 429
+
+
+def test_one_failure_comes_back_every_three_minutes(alice) -> None:
+    for _ in range(5):
+        attempt("alice", "pas-le-bon", "203.0.113.9")
+    time_passes(2 * 60)
+    assert trop(1) in attempt("alice", RIGHT, "203.0.113.9").content.decode()
+    time_passes(60)
+    assert logged_in(attempt("alice", RIGHT, "203.0.113.9"))
+
+
+def test_the_right_password_is_not_counted_as_a_failure(alice) -> None:
+    for _ in range(2):
+        for _ in range(4):
+            attempt("alice", "pas-le-bon", "198.51.100.3")
+        assert logged_in(attempt("alice", RIGHT, "198.51.100.3"))
+
+
+def test_an_address_guessing_many_usernames_is_refused_after_twenty(alice) -> None:
+    for n in range(20):
+        assert attempt(f"inconnu{n}", "x", "203.0.113.10").status_code == 200
+    assert attempt("alice", RIGHT, "203.0.113.10").status_code == 429
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.21"))
+
+
+def test_a_username_gets_fifty_checks_at_once_from_all_addresses_then_one_every_72_s(
+    alice,
+) -> None:
+    # At most 100 in any hour: a bucket of 50 that refills in an hour.
+    for n in range(50):
+        response = attempt("alice", "pas-le-bon", f"10.0.{n // 200}.{n % 200}")
+        assert response.status_code == 200, n
+    refused = attempt("alice", RIGHT, "198.51.100.30")
+    assert refused.status_code == 429 and trop(2) in refused.content.decode()
+    time_passes(72)
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.31"))
+    assert attempt("alice", RIGHT, "198.51.100.32").status_code == 429
+
+
+def test_the_lock_of_one_username_leaves_the_others_alone(alice, bob) -> None:
+    for n in range(50):
+        attempt("alice", "pas-le-bon", f"10.1.0.{n}")
+    assert logged_in(attempt("bob", RIGHT, "198.51.100.40"))
+
+
+def owner_browser(username: str = "alice") -> Client:
+    """A browser where the owner logged in once, then out: it keeps the device cookie."""
+    browser = Client()
+    assert logged_in(attempt(username, RIGHT, "198.51.100.50", browser))
+    browser.post(reverse("logout"))
+    return browser
+
+
+def test_a_login_leaves_a_signed_device_cookie(alice) -> None:
+    browser = owner_browser()
+    cookie = browser.cookies[DEVICE_COOKIE]
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Lax"
+    assert cookie["path"] == "/comptes/connexion/"
+    assert cookie["max-age"] == 365 * 24 * 3600
+    request = RequestFactory().get("/")
+    request.COOKIES[DEVICE_COOKIE] = cookie.value
+    device, _sep, who = request.get_signed_cookie(DEVICE_COOKIE, salt=DEVICE_SALT).partition(":")
+    assert who == "alice" and len(device) >= 20
+    request.COOKIES[DEVICE_COOKIE] = cookie.value.replace(":alice:", ":bob:")
+    with pytest.raises(signing.BadSignature):
+        request.get_signed_cookie(DEVICE_COOKIE, salt=DEVICE_SALT)
+
+
+def test_the_owner_with_her_device_cookie_logs_in_while_the_account_is_hammered(alice) -> None:
+    browser = owner_browser()
+    for n in range(60):
+        attempt("alice", "pas-le-bon", f"10.2.{n // 200}.{n % 200}")
+    assert attempt("alice", RIGHT, "198.51.100.51").status_code == 429
+    # Her phone, even from an address that guessed too.
+    attempt("alice", "pas-le-bon", "10.2.0.1")
+    assert logged_in(attempt("alice", RIGHT, "10.2.0.1", browser))
+
+
+def test_a_device_cookie_is_locked_after_five_failures_of_its_own(alice) -> None:
+    browser = owner_browser()
+    for _ in range(5):
+        assert attempt("alice", "pas-le-bon", "198.51.100.52", browser).status_code == 200
+    assert attempt("alice", RIGHT, "198.51.100.52", browser).status_code == 429
+    # The others' counters were not touched: a browser without the cookie still may.
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.53"))
+
+
+def test_a_device_cookie_vouches_for_its_own_username_only(alice, bob) -> None:
+    bobs = owner_browser("bob")
+    for n in range(50):
+        attempt("alice", "pas-le-bon", f"10.3.0.{n}")
+    assert attempt("alice", RIGHT, "198.51.100.54", bobs).status_code == 429
+
+
+def test_a_forged_device_cookie_is_ignored(alice) -> None:
+    for n in range(50):
+        attempt("alice", "pas-le-bon", f"10.4.0.{n}")
+    forger = Client()
+    forger.cookies[DEVICE_COOKIE] = "abc:alice"
+    assert attempt("alice", RIGHT, "198.51.100.55", forger).status_code == 429
+
+
+def test_the_limits_messages_are_translated(alice) -> None:
+    for _ in range(5):
+        attempt("alice", "x", "203.0.113.11")
+    refused = Client().post(
+        reverse("login"),
+        {"username": "alice", "password": RIGHT},
+        REMOTE_ADDR="203.0.113.11",
+        headers={"Accept-Language": "en"},
+    )
+    assert "Too many attempts: try again in 3 minutes." in refused.content.decode()
+
+
+def signup(username: str, ip: str, password: str = "un-long-mot-de-passe-42"):
+    return Client().post(
+        reverse("signup"),
+        {"username": username, "password1": password, "password2": password},
+        REMOTE_ADDR=ip,
+    )
+
+
+def test_sign_up_allows_five_accounts_from_one_address_then_one_every_12_minutes(db) -> None:
+    for n in range(5):
+        assert signup(f"joueur{n}", "203.0.113.12").status_code == 302
+    refused = signup("joueur5", "203.0.113.12")
+    assert refused.status_code == 429
+    assert (
+        "Trop de comptes créés depuis cette adresse : réessayez dans 12 minutes."
+        in refused.content.decode()
+    )
+    assert signup("joueur5", "198.51.100.60").status_code == 302
+    time_passes(12 * 60)
+    assert signup("joueur6", "203.0.113.12").status_code == 302
+
+
+def test_a_refused_sign_up_form_does_not_count(db) -> None:
+    for n in range(6):
+        response = Client().post(
+            reverse("signup"),
+            {"username": f"j{n}", "password1": "un-long-mot-42", "password2": "autre"},
+            REMOTE_ADDR="203.0.113.13",
+        )
+        assert response.status_code == 200
+    assert signup("joueur", "203.0.113.13").status_code == 302
+
+
+def test_sign_up_leaves_the_device_cookie(db) -> None:
+    client = Client()
+    password = "un-long-mot-de-passe-42"
+    client.post(
+        reverse("signup"),
+        {"username": "Zoé", "password1": password, "password2": password},
+        REMOTE_ADDR="203.0.113.14",
+    )
+    assert DEVICE_COOKIE in client.cookies

@@ -1,0 +1,238 @@
+"""Issue 15: the login and sign-up limits hold across processes. Two real gunicorn servers
+(two sync workers each) on two ports share one database, as two machines behind a load
+balancer would: a SQLite file, or, when DATABASE_URL is set, a fresh PostgreSQL database on
+that server. Each runs the production settings (DEBUG off) with one trusted proxy, so that a
+visitor's address is the X-Forwarded-For the test writes (tests/security/server_settings.py
+only makes passwords quick to check).
+
+The visitors alternate between the servers; the counters must not care. Cast: dora, erin,
+frank and gina have accounts (password "cartes-sur-table"); the guessers come from 10.x
+addresses."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RIGHT = "cartes-sur-table"
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+USERS = ("dora", "erin", "frank", "gina")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Browser:
+    """A browser with a cookie jar, talking to one server or the other. It sends every cookie
+    it holds (the production cookies are Secure; the test speaks plain HTTP to 127.0.0.1)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.cookies: dict[str, str] = {}
+
+    def request(self, port: int, method: str, path: str, form: dict[str, str] | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        headers = {"X-Forwarded-For": self.address}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        text = response.read().decode()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                if morsel["max-age"] == "0":
+                    self.cookies.pop(name, None)
+                else:
+                    self.cookies[name] = morsel.value
+        conn.close()
+        return response.status, text
+
+    def post_form(self, port: int, path: str, fields: dict[str, str]) -> tuple[int, str]:
+        status, page = self.request(port, "GET", path)
+        assert status == 200, page
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token, page
+        return self.request(port, "POST", path, {"csrfmiddlewaretoken": token[1], **fields})
+
+    def login(self, port: int, username: str, password: str) -> int:
+        status, _page = self.post_form(
+            port, "/comptes/connexion/", {"username": username, "password": password}
+        )
+        return status
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def postgres_database(url: str) -> tuple[str, object]:
+    """A fresh database next to DATABASE_URL's, and the function that drops it."""
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    name = f"{config['NAME']}_deux_serveurs"
+    params = {
+        "host": config.get("HOST") or None,
+        "port": config.get("PORT") or None,
+        "user": config.get("USER") or None,
+        "password": config.get("PASSWORD") or None,
+        "dbname": "postgres",
+        "autocommit": True,
+    }
+    admin = psycopg.connect(**{k: v for k, v in params.items() if v is not None})
+    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    admin.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}")), drop
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
+    tmp = tmp_path_factory.mktemp("deux-serveurs")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "tests.security.server_settings",
+        "DJANGO_DEBUG": "False",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "False",
+        "DJANGO_TRUSTED_PROXIES": "1",
+        "SQLITE_NAME": str(tmp / "deux-serveurs.sqlite3"),
+        "PYTHONPATH": str(ROOT),
+    }
+    drop = None
+    if os.environ.get("DATABASE_URL"):
+        env["DATABASE_URL"], drop = postgres_database(os.environ["DATABASE_URL"])
+    manage(env, "migrate", "--no-input")
+    manage(env, "createcachetable")
+    create = "from django.contrib.auth.models import User\n" + "\n".join(
+        f"User.objects.create_user({name!r}, password={RIGHT!r})" for name in USERS
+    )
+    manage(env, "shell", "-c", create)
+    ports = (free_port(), free_port())
+    processes = [
+        subprocess.Popen(
+            [str(GUNICORN), "ramiscore.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(tmp / f"gunicorn-{port}.log", "w"),  # noqa: SIM115
+        )
+        for port in ports
+    ]
+    try:
+        for port in ports:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if Browser("127.0.0.1").request(port, "GET", "/sante/")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                assert time.monotonic() < deadline, (tmp / f"gunicorn-{port}.log").read_text()
+                time.sleep(0.2)
+        yield ports
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
+        if drop:
+            drop()
+
+
+def test_five_failures_from_one_address_hold_across_both_servers(servers) -> None:
+    guesser = Browser("10.1.0.1")
+    for n in range(5):
+        assert guesser.login(servers[n % 2], "dora", "pas-le-bon") == 200, n
+    for port in servers:
+        assert guesser.login(port, "dora", RIGHT) == 429
+    # The guesser has not locked dora out: from her own address, on either server, she logs in.
+    assert Browser("10.1.0.2").login(servers[1], "dora", RIGHT) == 302
+
+
+def test_a_username_gets_at_most_fifty_checks_at_once_across_both_servers(servers) -> None:
+    for n in range(50):
+        guesser = Browser(f"10.2.0.{n}")
+        assert guesser.login(servers[n % 2], "erin", "pas-le-bon") == 200, n
+    for port in servers:
+        assert Browser("10.2.1.1").login(port, "erin", RIGHT) == 429
+
+
+def test_a_look_alike_username_shares_the_counter_across_both_servers(servers) -> None:
+    # Fifty guesses under five spellings spend gina's budget; then no spelling gets a check.
+    spellings = ("gina", "GINA", "ｇina", "Gina", "ｇｉｎａ")
+    for n in range(50):
+        guess = Browser(f"10.3.0.{n}").login(servers[n % 2], spellings[n % 5], "pas-le-bon")
+        assert guess == 200, n
+    for n, spelling in enumerate(spellings):
+        assert Browser(f"10.3.1.{n}").login(servers[n % 2], spelling, RIGHT) == 429
+    # Five failures from one address under five spellings lock that address out of dora.
+    guesser = Browser("10.3.2.1")
+    for n, spelling in enumerate(("dora", "DORA", "ｄora", "Dora", "ｄｏｒａ")):
+        assert guesser.login(servers[n % 2], spelling, "pas-le-bon") == 200
+    assert guesser.login(servers[1], "ｄｏｒａ", RIGHT) == 429
+
+
+def test_the_owner_with_her_device_cookie_logs_in_during_an_attack(servers) -> None:
+    phone = Browser("10.4.0.1")
+    assert phone.login(servers[0], "frank", RIGHT) == 302
+    assert "rami_appareil" in phone.cookies
+    phone.cookies.pop("sessionid")  # logged out; the device cookie stays
+    for n in range(60):
+        Browser(f"10.4.1.{n}").login(servers[n % 2], "frank", "pas-le-bon")
+    assert Browser("10.4.2.1").login(servers[0], "frank", RIGHT) == 429
+    assert phone.login(servers[1], "frank", RIGHT) == 302
+    status, page = phone.request(servers[0], "GET", "/")
+    assert status == 200 and "frank" in page
+
+
+def test_sign_up_is_limited_per_address_across_both_servers(servers) -> None:
+    password = "un-long-mot-de-passe-42"
+    for n in range(5):
+        status, _page = Browser("10.5.0.1").post_form(
+            servers[n % 2],
+            "/comptes/inscription/",
+            {"username": f"joueur{n}", "password1": password, "password2": password},
+        )
+        assert status == 302, n
+    status, page = Browser("10.5.0.1").post_form(
+        servers[1],
+        "/comptes/inscription/",
+        {"username": "joueur5", "password1": password, "password2": password},
+    )
+    assert status == 429
+    assert "Trop de comptes créés depuis cette adresse : réessayez dans 12 minutes." in page
