@@ -2,6 +2,15 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from games.views import offline
+
 urlpatterns = [
+    # From the root: a service worker controls only the pages under its own path.
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("hors-ligne/", offline.offline, name="offline"),
+    path("jeton/", offline.csrf_token, name="csrf_token"),
     path("", include("games.urls")),
+    # Issue 16: the language switch of the ⚙ menu (set_language, a POST with the CSRF token).
+    path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -72,10 +72,25 @@ TABLE: dict[str, Case] = {
     "home": Case(),
     # The healthcheck answers everyone (monitoring has no account).
     "health": Case(),
+    # Issue 14: what makes the app installable and usable offline answers everyone; the
+    # token of the offline queue says 401 (log in first) without an account.
+    "service_worker": Case(),
+    "manifest": Case(),
+    "offline": Case(),
+    "csrf_token": Case(anonymous=401),
     "signup": Case(accepts_post=True),
     "login": Case(accepts_post=True),
     # Django's LogoutView is POST only; it redirects everyone home.
     "logout": Case(method="post", anonymous=302, other=302, owner=302, accepts_post=True),
+    # Issue 16: the language switch answers everyone (a redirect back, the cookie set).
+    "set_language": Case(
+        method="post",
+        anonymous=302,
+        other=302,
+        owner=302,
+        accepts_post=True,
+        data={"language": "en", "next": "/"},
+    ),
     "password_change": account_page(accepts_post=True),
     "password_change_done": account_page(),
     "partie_new": account_page(accepts_post=True),
@@ -93,6 +108,23 @@ TABLE: dict[str, Case] = {
         lambda w: (w.pk, 2, w.joueur("Chloé")), "post", owner=302, accepts_post=True
     ),
     "partie_close": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
+    # Issue 16: the partie's note, the habitués (renamed, merged) and the statistics.
+    "partie_note": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
+    "habitues": account_page(),
+    "habitue_rename": owner_page(
+        lambda w: (w.partie.joueurs.get(name="Bruno").habitue_id,),
+        "post",
+        owner=302,
+        accepts_post=True,
+        data={"name": "Bruno"},
+    ),
+    "habitue_merge": owner_page(
+        lambda w: (w.partie.joueurs.get(name="Bruno").habitue_id,),
+        "post",
+        owner=302,
+        accepts_post=True,
+    ),
+    "statistics": account_page(),
     "partie_reopen": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     "partie_share": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     "partie_unshare": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
@@ -188,7 +220,7 @@ def test_a_wrong_share_token_is_a_404_for_everyone(actor: str, world: World) -> 
 
 def csrf_token_from(body: str) -> str:
     # The token htmx sends as X-CSRFToken, set once on <body hx-headers=…> (_base.html).
-    headers = re.search(r"<body hx-headers='([^']*)'>", body)
+    headers = re.search(r"<body hx-headers='([^']*)'", body)
     assert headers, "no <body hx-headers=…> on the page"
     return json.loads(headers.group(1))["X-CSRFToken"]
 

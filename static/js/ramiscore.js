@@ -182,8 +182,12 @@
 
   // A save that never reached the server (or got no answer) says so, and keeps the form.
   function setupFailure(form) {
-    form.addEventListener("htmx:sendError", function () { say(form, form.dataset.offline, true); });
-    form.addEventListener("htmx:timeout", function () { say(form, form.dataset.offline, true); });
+    // With the offline queue (static/js/offline.js), a donne that cannot go is kept there.
+    const queued = function () { return window.RamiOffline && !form.dataset.edit; };
+    const lost = function () { if (!queued()) say(form, form.dataset.offline, true); };
+    form.addEventListener("htmx:sendError", lost);
+    form.addEventListener("htmx:timeout", lost);
+    form.addEventListener("ramiscore:say", function (event) { say(form, event.detail, false); });
     form.addEventListener("htmx:responseError", function () {
       say(form, form.dataset.serverError, true);
     });
@@ -293,6 +297,14 @@
     form.addEventListener("input", function () { write(false); });
     form.addEventListener("change", function () { write(false); });
     form.addEventListener("submit", function () { write(true); });
+    // The offline queue took the donne (static/js/offline.js): a blank form for the next one.
+    form.addEventListener("ramiscore:clear", function () { say(form, "", false); clear(); });
+    // A refused queued donne, back into the form to be corrected.
+    form.addEventListener("ramiscore:fill", function (event) {
+      clear();
+      fill(event.detail, false);
+      write(false);
+    });
   }
 
   function setupJoueurs(list) {

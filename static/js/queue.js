@@ -1,0 +1,181 @@
+// The donnes waiting on this phone for the connection (docs/decisions.md "Offline"). Shared
+// by the pages (static/js/offline.js) and the service worker (static/js/sw.js), so that the
+// queue is sent the same way from both. Nothing here scores: the server's engine does, when
+// each donne arrives, exactly as for a donne sent online.
+//
+// An item: { cle, partie, url, seq, number, fields: [[name, value]...], etat, after,
+//            cells: {joueurPk: text}, winner, state: "waiting" | "refused", message }
+// - cle: the form's idempotency key: sending an item twice records it once.
+// - etat: the state of the partie it was typed on; after: the key of the queued donne it
+//   was typed after (the server then records it only right behind that one).
+"use strict";
+
+(function (global) {
+  const DB_NAME = "ramiscore";
+  const STORE = "donnes";
+  const HEADER = "X-Ramiscore-Queue";
+  const SYNC_TAG = "ramiscore-queue";
+  const TOKEN_URL = "/jeton/";
+
+  function request(req) {
+    return new Promise(function (resolve, reject) {
+      req.onsuccess = function () { resolve(req.result); };
+      req.onerror = function () { reject(req.error); };
+    });
+  }
+
+  let opened = null;
+  function open() {
+    if (!opened) {
+      const req = indexedDB.open(DB_NAME, 1);
+      req.onupgradeneeded = function () {
+        const store = req.result.createObjectStore(STORE, { keyPath: "cle" });
+        store.createIndex("partie", "partie");
+      };
+      opened = request(req);
+    }
+    return opened;
+  }
+
+  async function store(mode) {
+    const db = await open();
+    return db.transaction(STORE, mode).objectStore(STORE);
+  }
+
+  // Every item, or those of one partie, in the order they were typed.
+  async function items(partie) {
+    const all = await request((await store("readonly")).getAll());
+    return all.filter(function (item) {
+      return partie === undefined || String(item.partie) === String(partie);
+    }).sort(function (a, b) { return a.seq - b.seq; });
+  }
+
+  async function put(item) {
+    await request((await store("readwrite")).put(item));
+  }
+
+  async function remove(cle) {
+    await request((await store("readwrite")).delete(cle));
+  }
+
+  async function add(item) {
+    const all = await items();
+    item.seq = all.reduce(function (max, other) { return Math.max(max, other.seq); }, 0) + 1;
+    item.state = "waiting";
+    await put(item);
+    return item;
+  }
+
+  // Take an item out (dropped, or back into the form to correct it): the one typed after it
+  // now follows what it followed.
+  async function take(cle) {
+    const all = await items();
+    const gone = all.find(function (item) { return item.cle === cle; });
+    if (!gone) return null;
+    const next = all.find(function (item) { return item.after === cle; });
+    if (next) {
+      next.after = gone.after;
+      next.etat = gone.etat;
+      await put(next);
+    }
+    await remove(cle);
+    return gone;
+  }
+
+  function oneSender(fn) {
+    // One sender at a time, between the pages and the worker (Web Locks where they exist).
+    if (global.navigator && navigator.locks) {
+      return navigator.locks.request("ramiscore-queue", fn);
+    }
+    return fn();
+  }
+
+  async function freshToken() {
+    const response = await fetch(TOKEN_URL, { credentials: "same-origin", cache: "no-store" });
+    if (response.status === 401) return { login: (await response.json()).login };
+    if (!response.ok) throw new Error("token " + response.status);
+    return { csrf: (await response.json()).csrf };
+  }
+
+  async function post(item, csrf) {
+    const body = new URLSearchParams();
+    item.fields.forEach(function (pair) {
+      if (pair[0] !== "csrfmiddlewaretoken" && pair[0] !== "apres") body.append(pair[0], pair[1]);
+    });
+    if (item.after) body.set("apres", item.after);
+    body.set("csrfmiddlewaretoken", csrf);
+    const headers = { "X-CSRFToken": csrf };
+    headers[HEADER] = "1";
+    return fetch(item.url, {
+      method: "POST", body: body, headers: headers, credentials: "same-origin",
+      redirect: "manual", cache: "no-store",
+    });
+  }
+
+  // Send what waits, in order, partie by partie. A refused item stays, with the server's
+  // words, and keeps the ones typed after it waiting behind it. The result says what
+  // happened: { sent, refused, waiting (a decision to take on the page), login, offline }.
+  function flush(options) {
+    const csrfHint = options && options.csrf;
+    return oneSender(async function () {
+      const result = { sent: 0, keys: [], refused: 0, waiting: false, login: null, offline: false, parties: [] };
+      const all = (await items()).filter(function (item) { return item.state === "waiting"; });
+      if (!all.length) return result;
+      let csrf = csrfHint;
+      const blocked = new Set();
+      for (const item of all) {
+        if (blocked.has(String(item.partie))) continue;
+        let response = null;
+        for (let attempt = 0; attempt < 2 && !response; attempt += 1) {
+          try {
+            if (!csrf) {
+              const token = await freshToken();
+              if (token.login) { result.login = token.login; return result; }
+              csrf = token.csrf;
+            }
+            response = await post(item, csrf);
+          } catch (error) {
+            result.offline = true;
+            return result;
+          }
+          if (response.status === 403 && attempt === 0) {
+            // A stale CSRF token (a login elsewhere rotates it): a fresh one, a second try.
+            response = null;
+            csrf = null;
+          }
+        }
+        if (response.type === "opaqueredirect" || response.status === 401) {
+          result.login = "login";  // the session expired: the queue waits for the login
+          return result;
+        }
+        let answer = null;
+        try { answer = await response.json(); } catch (error) { answer = null; }
+        if (answer && answer.ok) {
+          await remove(item.cle);
+          result.sent += 1;
+          result.keys.push(item.cle);
+          if (result.parties.indexOf(String(item.partie)) < 0) result.parties.push(String(item.partie));
+        } else if (answer && answer.wait) {
+          result.waiting = true;
+          blocked.add(String(item.partie));
+        } else if (answer || response.status === 404) {
+          item.state = "refused";
+          item.message = answer ? answer.message : "";
+          item.status = response.status;
+          await put(item);
+          result.refused += 1;
+          blocked.add(String(item.partie));
+        } else {
+          // A server error: nothing is known, it stays waiting for the next try.
+          result.offline = response.status >= 500;
+          blocked.add(String(item.partie));
+        }
+      }
+      return result;
+    });
+  }
+
+  global.RamiQueue = {
+    SYNC_TAG: SYNC_TAG, items: items, add: add, put: put, take: take, flush: flush,
+  };
+})(self);
