@@ -73,8 +73,14 @@ MESSAGES: dict[str, str] = {
         "%(player)s et %(other)s jouent ensemble dans « %(partie)s » : ce sont deux "
         "personnes, on ne peut pas les fusionner."
     ),
+    "habitue_disparu": N_(
+        "Cet habitué vient d'être renommé ou fusionné ailleurs : rechargez la page."
+    ),
     "habitue_lui_meme": N_("Choisissez un autre habitué que %(player)s pour la fusion."),
     "donneur_invalide": N_("Le donneur doit être un joueur encore en course à cette donne."),
+    "note_illisible": N_(
+        "La note contient un caractère de contrôle (invisible) : retirez-le, puis enregistrez."
+    ),
     "note_trop_longue": N_("La note tient en %(max)s caractères au plus."),
     "premier_donneur_invalide": N_(
         "Le premier donneur doit être l'un des %(count)s joueurs de la table."

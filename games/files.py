@@ -14,6 +14,7 @@ from typing import Any
 
 from games.display.observations import observations
 from games.errors import PartieError
+from games.models import MAX_NOTE
 from games.options import record_options
 from games.replays import Stored
 from games.scoring import DonneInput, DonneState, RamiError, get_preset
@@ -225,17 +226,25 @@ def uploaded_record(data: Any) -> Uploaded:
 
 
 def _table(data: dict[str, Any]) -> dict[str, Any]:
-    """The note, the first dealer and the dealers of an export (issue 16), where sound."""
-    note = data.get("note")
-    seat = data.get("premier_donneur")
-    dealers = data.get("donneurs")
-    return {
-        "note": note[:2000] if isinstance(note, str) else "",
-        "first_dealer": seat if type(seat) is int and 1 <= seat <= 8 else 1,
-        "dealers": [d if isinstance(d, str) else None for d in dealers]
-        if isinstance(dealers, list)
-        else [],
-    }
+    """The note, the first dealer and the dealers of an export (issue 16). An older export
+    has none of them; one that has them must have them right, as the form would."""
+    note = data.get("note", "")
+    seat = data.get("premier_donneur", 1)
+    dealers = data.get("donneurs", [])
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        detail = Detail(
+            N_("« note » doit être un texte de %(max)s caractères au plus"), max=MAX_NOTE
+        )
+        raise RamiError("enregistrement_invalide", detail=detail)
+    if type(seat) is not int or seat < 1:
+        detail = N_("« premier_donneur » doit être une place à la table (1, 2, …)")
+        raise RamiError("enregistrement_invalide", detail=detail)
+    if not isinstance(dealers, list) or any(
+        d is not None and not isinstance(d, str) for d in dealers
+    ):
+        detail = N_("« donneurs » doit être une liste de noms de joueurs (ou null)")
+        raise RamiError("enregistrement_invalide", detail=detail)
+    return {"note": note, "first_dealer": seat, "dealers": dealers}
 
 
 def _payes(value: Any) -> dict[str, Any]:

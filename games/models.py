@@ -14,10 +14,11 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from games.scoring import PRESETS
-from games.validators import validate_joueur_name
+from games.validators import validate_joueur_name, validate_partie_name
 
 # The labels are the engine's N_ messages: translated when shown.
 PRESET_CHOICES = [(key, _(preset.label)) for key, preset in PRESETS.items()]
+MAX_NOTE = 2000  # characters of a partie's note: a long paragraph (issue 16)
 MONEY = {"max_digits": 9, "decimal_places": 2, "validators": [MinValueValidator(Decimal("0"))]}
 
 
@@ -29,7 +30,7 @@ class Partie(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="parties"
     )
-    name = models.CharField(_("nom"), max_length=80)
+    name = models.CharField(_("nom"), max_length=80, validators=[validate_partie_name])
     preset = models.CharField(_("variante"), max_length=16, choices=PRESET_CHOICES)
     currency = models.CharField(_("devise"), max_length=3, default="EUR")
     stake = models.DecimalField(_("mise initiale"), default=Decimal("0"), **MONEY)
@@ -57,7 +58,7 @@ class Partie(models.Model):
         _("premier donneur"), default=1, validators=[MinValueValidator(1), MaxValueValidator(8)]
     )
     # Free text: where, who brought the cake, a dispute settled. Not read by the replay.
-    note = models.TextField(_("note"), max_length=2000, blank=True)
+    note = models.TextField(_("note"), max_length=MAX_NOTE, blank=True)
     # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
     # /suivre/<token>/; empty means the partie is not shared.
     share_token = models.CharField(
@@ -82,7 +83,7 @@ class Partie(models.Model):
 class Habitue(models.Model):
     """A regular player of an account, the same person across its parties. ``key`` is the
     name as the Comptes page matches it (case, accents and spaces ignored:
-    games.display.comptes.name_key); ``name`` is how it is written at the table."""
+    games.scoring.players.person_key); ``name`` is how it is written at the table."""
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="habitues"
@@ -235,6 +236,13 @@ class DonneResult(models.Model):
         return f"{self.partie} — état après la donne {self.number}"
 
 
-# The login, sign-up and cost limits' buckets (issue 15) live with their code; imported here so
-# that Django sees the model.
-from games.throttle import TokenBucket  # noqa: E402, F401
+class TokenBucket(models.Model):
+    """A token bucket of the login, sign-up and cost limits (issue 15; games/throttle.py)."""
+
+    key = models.CharField(max_length=100, unique=True)
+    tokens = models.FloatField()
+    # Seconds since the epoch (time.time()) of the last take: the database computes with it.
+    stamp = models.FloatField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.tokens:.2f}"

@@ -19,26 +19,15 @@ import math
 import time
 from dataclasses import dataclass
 
-from django.db import models, transaction
+from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Greatest, Least
 from django.db.models.lookups import GreaterThanOrEqual
 
+from games.models import TokenBucket
+
 # A row untouched for longer than the longest refill (an hour) is full: forgotten after a day.
 FORGET_AFTER = 24 * 3600
-
-
-class TokenBucket(models.Model):
-    key = models.CharField(max_length=100, unique=True)
-    tokens = models.FloatField()
-    # Seconds since the epoch (time.time()) of the last take: the database computes with it.
-    stamp = models.FloatField(db_index=True)
-
-    class Meta:
-        app_label = "games"
-
-    def __str__(self) -> str:
-        return f"{self.key}: {self.tokens:.2f}"
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ parties, bob is another account."""
 
 from __future__ import annotations
 
+import html
 import importlib
 from decimal import Decimal
 
@@ -14,6 +15,7 @@ from django.urls import reverse
 from games import replays, services
 from games.errors import PartieError
 from games.models import Habitue, Joueur
+from games.scoring import RamiError
 from tests.factories import hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
@@ -197,3 +199,52 @@ def test_the_migration_links_the_joueurs_already_there(alice) -> None:
     backfill = importlib.import_module("games.migrations.0009_habitues_backfill").backfill
     backfill(apps, None)
     assert habitues(alice) == [("Anne", 1), ("Bruno", 1), ("Chloé", 2)]
+
+
+def test_one_habitue_sits_once_at_a_table(client, alice) -> None:
+    """docs/rules.md R28 tells "Chloé" and "Chloe" apart at one table; the habitués do not:
+    the second seat stays without a habitué rather than one person counted twice."""
+    partie = make_partie(alice, joueurs=["Chloé", "Chloe", "Marc"])
+    seats = {j.name: j.habitue for j in partie.joueurs.all()}
+    assert seats["Chloé"].name == "Chloé" and seats["Chloe"] is None
+    assert habitues(alice) == [("Chloé", 1), ("Marc", 1)]
+    # Renaming her moves only her seat: no clash with the other spelling, no 500.
+    client.force_login(alice)
+    response = client.post(reverse("habitue_rename", args=[seats["Chloé"].pk]), {"name": "Zoé"})
+    assert response.status_code == 302
+    assert sorted(partie.joueurs.values_list("name", flat=True)) == ["Chloe", "Marc", "Zoé"]
+
+
+def test_a_rename_stores_the_name_as_every_other_path_does(alice) -> None:
+    """docs/rules.md R28: trimmed and NFC, counted after NFC (30 "é" typed as e + accent)."""
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    anne = partie.joueurs.get(name="Anne").habitue
+    decomposed = "e\u0301" * 30
+    renamed = services.habitue_rename(habitue=anne, name=f"  {decomposed} ")
+    assert renamed.name == "é" * 30
+    assert partie.joueurs.get(seat=1).name == "é" * 30
+    with pytest.raises(RamiError) as refused:
+        services.habitue_rename(habitue=renamed, name="An\u202ene")
+    assert refused.value.code == "nom_invalide"
+
+
+def test_digits_that_are_not_numbers_are_no_pk(client, alice) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    client.force_login(alice)
+    assert client.get(reverse("partie_new"), {"rejouer": "²"}).status_code == 200
+    anne = partie.joueurs.get(name="Anne").habitue
+    merge = client.post(reverse("habitue_merge", args=[anne.pk]), {"into": "²"}, follow=True)
+    assert "Choisissez l'habitué avec qui fusionner Anne." in html.unescape(merge.content.decode())
+
+
+def test_a_note_keeps_line_breaks_and_refuses_control_characters(client, alice) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    client.force_login(alice)
+    url = reverse("partie_note", args=[partie.pk])
+    page = html.unescape(client.post(url, {"note": "chez Anne\x00"}, follow=True).content.decode())
+    assert "La note contient un caractère de contrôle (invisible) : retirez-le" in page
+    partie.refresh_from_db()
+    assert partie.note == ""
+    client.post(url, {"note": "chez Anne\r\n\tle gâteau : Bruno"})
+    partie.refresh_from_db()
+    assert partie.note == "chez Anne\n\tle gâteau : Bruno"

@@ -82,6 +82,25 @@ EXPECTED: dict[str, tuple[str, str]] = {
         "enregistrement_invalide",
         "Fichier de partie illisible : « name » contient un caractère nul",
     ),
+    # The audit of issue 15: a partie's name follows the form's rules.
+    "partie-name-bel.json": (
+        "import_invalide",
+        "Fichier de partie refusé : name : Le nom de la partie contient un caractère "
+        "invisible ou de contrôle : retirez-le.",
+    ),
+    "partie-name-86-characters.json": (
+        "import_invalide",
+        "Fichier de partie refusé : name : Assurez-vous que cette valeur comporte au plus 80 "
+        "caractères (actuellement 86).",
+    ),
+    "first-dealer-seat-9-of-2.json": (
+        "premier_donneur_invalide",
+        "Le premier donneur doit être l'un des 2 joueurs de la table.",
+    ),
+    "note-2001-characters.json": (
+        "enregistrement_invalide",
+        "Fichier de partie illisible : « note » doit être un texte de 2000 caractères au plus",
+    ),
     "note-nul.json": (
         "enregistrement_invalide",
         "Fichier de partie illisible : « note » contient un caractère nul",
@@ -227,7 +246,11 @@ def test_inside_a_backup_it_is_named_and_nothing_is_restored(client, name: str) 
     else:
         # An export keeps its name, shown as a message shows what the engine refuses.
         title = "Mardi" if b'"format"' in (CORPUS / name).read_bytes() else "X"
-        title = "Mardi<U+0000>" if name == "partie-name-nul.json" else title
+        title = {
+            "partie-name-nul.json": "Mardi<U+0000>",
+            "partie-name-bel.json": "Mardi<U+0007>",
+            "partie-name-86-characters.json": "Mardi soir " + "x" * 20 + "…",
+        }.get(name, title)
         assert said == f"Partie 2 « {title} » : {message}"
     assert rows() == (0, 0, 0, 0, 0)
 

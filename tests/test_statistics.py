@@ -175,3 +175,9 @@ def test_the_page_costs_the_same_queries_at_3_and_300_parties(
     with django_assert_num_queries(6):
         response = client.get(reverse("statistics"))
     assert f"{count} parties terminées." in response.content.decode()
+
+
+def test_the_last_twelve_months_on_29_february() -> None:
+    leap = timezone.make_aware(dt.datetime(2028, 2, 29, 21, 30))
+    since = Filters(period="12m").since(leap)
+    assert (since.year, since.month, since.day, since.hour) == (2027, 3, 1, 0)

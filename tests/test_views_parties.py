@@ -112,6 +112,28 @@ def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:
     assert not Partie.objects.exists()
 
 
+def test_a_partie_name_with_a_control_character_is_refused_next_to_it(client) -> None:
+    client.force_login(make_user("alice"))
+    response = client.post(
+        reverse("partie_new"),
+        {
+            "name": "Mardi\u202e",
+            "preset": "classique",
+            "joueurs": ["Anne", "Bruno"],
+            "stake": "0",
+            "rachat_price": "0",
+            "point_value": "0",
+            "settlement": "gagnant",
+            "currency": "EUR",
+        },
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"] == [
+        "Le nom de la partie contient un caractère invisible ou de contrôle : retirez-le."
+    ]
+    assert not Partie.objects.exists()
+
+
 def test_the_home_page_lists_twenty_parties_a_page_newest_first(client, alice) -> None:
     for number in range(1, 23):
         make_partie(alice, name=f"Partie {number:02d}")

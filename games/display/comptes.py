@@ -5,7 +5,6 @@ still being played, what is still to put in their cagnotte."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -18,13 +17,7 @@ from games.centimes import from_centimes
 from games.display.cagnotte import ZERO, Due, Transfer, build_cagnotte
 from games.models import Partie, Rachat
 from games.scoring import POT, positions_with_pot, settle
-
-
-def name_key(name: str) -> str:
-    """The same player across parties: "Chloé", "chloe " and "CHLOÉ" are one person."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
+from games.scoring.players import person_key
 
 
 @dataclass
@@ -104,7 +97,7 @@ def build_accounts(parties: Iterable[Partie]) -> Accounts:
     for partie in sorted(parties, key=lambda p: p.created_at):
         cagnotte = build_cagnotte(replays.listed(partie), rachats.get(partie.pk, []))
         for due in cagnotte.dues:
-            spelled.setdefault(name_key(due.joueur.name), due.joueur.name)
+            spelled.setdefault(person_key(due.joueur.name), due.joueur.name)
         day = timezone.localdate(partie.created_at)
         evening = by_day.setdefault((day, partie.currency), _Day(Evening(day, partie.currency)))
         if not cagnotte.over:
@@ -113,14 +106,14 @@ def build_accounts(parties: Iterable[Partie]) -> Accounts:
             evening.evening.in_progress.append(partie)
             for due in cagnotte.dues:
                 if not due.paid:
-                    evening.owes(spelled[name_key(due.joueur.name)], partie, due)
+                    evening.owes(spelled[person_key(due.joueur.name)], partie, due)
             continue
         # A finished partie: its unpaid stakes and rachats are settled in the evening's
         # transfers (its net counts every stake and rachat as paid, docs/rules.md §2
         # "Money"); only the money ticked as paid is on the table.
         evening.evening.finished.append(partie)
         for name, amount in cagnotte.net.items():
-            key = name_key(name)
+            key = person_key(name)
             spelled.setdefault(key, name)
             # The evening's net is the sum of each finished partie's net from the engine.
             evening.net[key] = evening.net.get(key, 0) + amount
@@ -140,7 +133,7 @@ class _Day:
     people: dict[str, Person] = field(default_factory=dict)
 
     def owes(self, name: str, partie: Partie, due: Due) -> None:
-        person = self.people.setdefault(name_key(name), Person(name, partie.currency))
+        person = self.people.setdefault(person_key(name), Person(name, partie.currency))
         person.unpaid.append(Unpaid(partie, due))
 
     def settled(self, spelled: dict[str, str]) -> Evening:
@@ -157,6 +150,6 @@ class _Day:
             for payer, payee, amount in settle(positions)
         ]
         # One list, read by the person who pays: the cagnotte first, then by name.
-        evening.transfers = sorted(transfers, key=lambda t: (t.payer != POT, name_key(t.payer)))
-        evening.to_pot = sorted(self.people.values(), key=lambda p: name_key(p.name))
+        evening.transfers = sorted(transfers, key=lambda t: (t.payer != POT, person_key(t.payer)))
+        evening.to_pot = sorted(self.people.values(), key=lambda p: person_key(p.name))
         return evening

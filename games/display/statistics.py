@@ -57,7 +57,11 @@ class Filters:
         if self.period == "annee":
             return midnight.replace(month=1, day=1)
         if self.period == "12m":
-            return midnight.replace(year=midnight.year - 1) + dt.timedelta(days=1)
+            try:
+                year_ago = midnight.replace(year=midnight.year - 1)
+            except ValueError:  # 29 February: the year before has none
+                year_ago = midnight.replace(year=midnight.year - 1, day=28)
+            return year_ago + dt.timedelta(days=1)
         return None
 
     def parties(self, owner) -> QuerySet[Partie]:

@@ -37,8 +37,23 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name.strip()).casefold()
 
 
+def person_key(name: str) -> str:
+    """The same person across parties (the habitués, the Comptes page): "Chloé", "chloe " and
+    "CHLOÉ" are one, accents, case and spaces aside. Looser than ``name_key``: two names of
+    one table may still differ only by an accent (docs/decisions.md "Habitués")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
+
 def _refused(char: str) -> bool:
     return unicodedata.category(char) in _REFUSED_CATEGORIES and char not in _JOINERS
+
+
+def has_hidden(text: str) -> bool:
+    """A control or invisible format character that docs/rules.md R28 refuses in a name (the
+    app refuses them in a partie's name too)."""
+    return any(_refused(c) for c in text)
 
 
 def shown(text: str) -> str:

@@ -11,29 +11,36 @@ from django.db import transaction
 from django.db.models import Count, Max
 
 from games import replays
-from games.display.comptes import name_key
 from games.errors import PartieError
 from games.models import Habitue, Joueur, Partie
 from games.scoring import get_preset, player_problems
-from games.scoring.players import name_problem
+from games.scoring.players import name_problem, person_key, stored_name
 
 
 def link_habitues(owner: AbstractBaseUser, joueurs: Iterable[Joueur]) -> None:
     """Set the habitué of joueurs about to be created, creating the new ones: two queries.
     Call it inside the write's transaction, once the owner's row is locked (ensure_room):
-    two parties created at once for one account then add a new habitué once."""
+    two parties created at once for one account then add a new habitué once.
+
+    One habitué sits at most once at a table: "Chloé" and "Chloe" may both play one partie
+    (docs/rules.md R28 tells them apart), and the second one stays without a habitué rather
+    than counting one person twice (docs/decisions.md "Habitués")."""
     joueurs = list(joueurs)
-    keys = {name_key(j.name) for j in joueurs}
+    keys = {person_key(j.name) for j in joueurs}
     known = {h.key: h for h in Habitue.objects.filter(owner=owner, key__in=keys)}
     new = []
+    seated: set[tuple[int, str]] = set()
     for joueur in joueurs:
-        key = name_key(joueur.name)
+        key = person_key(joueur.name)
+        table = (id(joueur.partie), key)
+        if table in seated:
+            continue
+        seated.add(table)
         if key not in known:
             known[key] = Habitue(owner=owner, name=joueur.name, key=key)
             new.append(known[key])
+        joueur.habitue = known[key]
     Habitue.objects.bulk_create(new)
-    for joueur in joueurs:
-        joueur.habitue = known[name_key(joueur.name)]
 
 
 def habitues_of(owner: AbstractBaseUser) -> list[Habitue]:
@@ -47,11 +54,11 @@ def habitues_of(owner: AbstractBaseUser) -> list[Habitue]:
 
 
 def _check_name(name: str) -> str:
-    name = name.strip()
+    """docs/rules.md R28, as on every other path: the engine's verdict, the stored spelling."""
     problem = name_problem(name)
     if problem is not None:
         raise problem
-    return name
+    return stored_name(name)
 
 
 def _renamed_in(joueurs: list[Joueur], name: str) -> None:
@@ -81,7 +88,7 @@ def habitue_rename(*, habitue: Habitue, name: str) -> Habitue:
     """A new spelling for a habitué, in every partie he played."""
     habitue = Habitue.objects.select_for_update().get(pk=habitue.pk)
     name = _check_name(name)
-    key = name_key(name)
+    key = person_key(name)
     if key != habitue.key and Habitue.objects.filter(owner=habitue.owner_id, key=key).exists():
         raise PartieError("habitue_existe", player=name)
     joueurs = list(habitue.joueurs.select_related("partie"))
@@ -106,7 +113,8 @@ def habitue_merge(*, habitue: Habitue, into: Habitue) -> Habitue:
         )
     }
     if len(locked) != 2:
-        raise Habitue.DoesNotExist
+        # Merged or renamed away meanwhile (another tab): nothing left to merge.
+        raise PartieError("habitue_disparu")
     habitue, into = locked[habitue.pk], locked[into.pk]
     together = (
         Joueur.objects.filter(habitue=habitue, partie__joueurs__habitue=into)

@@ -175,14 +175,17 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
     game record (the payments already ticked). No query but the checks of full_clean."""
     parsed = record_from_dict(upload.record)
     result = _checked_replay(parsed)
+    if not 1 <= upload.first_dealer <= len(parsed.players):
+        # As the new-partie form: the first dealer is one of the players (docs/rules.md §2.4).
+        raise PartieError("premier_donneur_invalide", count=len(parsed.players))
     title = (upload.name or "").strip() or gettext(NOM_IMPORT)
     partie = Partie(
         owner=owner,
-        name=title[:80],
+        name=title,  # checked by full_clean below: at most 80 characters, all readable
         preset=parsed.preset.key,
         ended=parsed.ended,
         note=upload.note,
-        first_dealer=upload.first_dealer if upload.first_dealer <= len(parsed.players) else 1,
+        first_dealer=upload.first_dealer,
         **_option_fields(parsed.config, parsed.preset),
     )
     # docs/rules.md R28: each player stored under his trimmed, NFC name; every name in the

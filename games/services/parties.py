@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -10,7 +11,7 @@ from django.db import transaction
 
 from games import replays
 from games.errors import PartieError
-from games.models import Joueur, Partie
+from games.models import MAX_NOTE, Joueur, Partie
 from games.options import config_of
 from games.scoring import check_players, get_preset
 from games.services.habitues import link_habitues
@@ -19,7 +20,6 @@ from games.services.locked import locked, tail
 # An account keeps at most this many parties (README "Limits"): a table playing every evening
 # for five years stays under it, and the home page and the backup of an account stay bounded.
 MAX_PARTIES_PER_ACCOUNT = 2000
-MAX_NOTE = 2000  # characters of a partie's note: a long paragraph
 
 
 def ensure_room(owner: AbstractBaseUser, adding: int = 1, *, lock: bool = True) -> None:
@@ -69,6 +69,10 @@ def partie_note_set(*, partie: Partie, note: str) -> Partie:
     note = note.strip().replace("\r\n", "\n")
     if len(note) > MAX_NOTE:
         raise PartieError("note_trop_longue", max=MAX_NOTE)
+    # A NUL cannot be stored (PostgreSQL), nor any control character read: line breaks and
+    # tabs are the only ones a note keeps.
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in note):
+        raise PartieError("note_illisible")
     partie.note = note
     partie.save(update_fields=["note", "updated_at"])
     return partie

@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 from functools import wraps
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
 
-from games.throttle import Limit, minutes, take
+from games.throttle import Limit, give_back, minutes, take
 
 # At most 60 in 30 minutes (a bucket of 30, one back a minute): an evening's exports, prints
 # and a backup restored in pieces stay far below it; a script asking in a loop does not.
@@ -38,12 +38,22 @@ def refused(request: HttpRequest) -> HttpResponse | None:
     return too_many(request, wait) if wait else None
 
 
+def _charged(view, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    """The view, its token given back when it found nothing to work on (another account's
+    partie, or none: a 404 costs nothing)."""
+    try:
+        return view(request, *args, **kwargs)
+    except Http404:
+        give_back(COSTLY.bucket(str(request.user.pk)))
+        raise
+
+
 def costly(view):
     """For a view (under login_required) whose every answer is expensive."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        return refused(request) or view(request, *args, **kwargs)
+        return refused(request) or _charged(view, request, *args, **kwargs)
 
     return wrapper
 
@@ -53,7 +63,8 @@ def costly_post(view):
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        no = refused(request) if request.method == "POST" else None
-        return no or view(request, *args, **kwargs)
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        return refused(request) or _charged(view, request, *args, **kwargs)
 
     return wrapper

@@ -94,6 +94,8 @@ def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
     form, _marque = _posted_form(request, partie)
     if not form.is_valid():
         lines = " ".join(message for _anchor, message in form.error_summary())
+        # The hidden fields (a mangled key or state) are not in the summary: never say nothing.
+        lines = lines or " ".join(str(e) for errors in form.errors.values() for e in errors)
         return JsonResponse({"ok": False, "code": "formulaire", "message": lines}, status=422)
     data = form.cleaned_data
     try:

@@ -52,7 +52,7 @@ def habitue_merge(request: HttpRequest, pk: int) -> HttpResponse:
     into_pk = request.POST.get("into", "")
     into = (
         Habitue.objects.filter(owner=request.user, pk=into_pk).first()
-        if into_pk.isdigit()
+        if into_pk.isascii() and into_pk.isdigit()  # "²" is a digit, not an int
         else None
     )
     if into is None:

@@ -115,4 +115,5 @@ def csrf_token(request: HttpRequest) -> JsonResponse:
     login address when the session has expired: the queue then waits for the login."""
     if not request.user.is_authenticated:
         return JsonResponse({"login": resolve_url("login")}, status=401)
-    return JsonResponse({"csrf": get_token(request)})
+    # The account: the queue sends only the donnes typed under it (static/js/queue.js).
+    return JsonResponse({"csrf": get_token(request), "account": request.user.pk})

@@ -14,7 +14,7 @@ from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
 from games.errors import translated
 from games.forms import DonneForm, MoneyForm
-from games.models import Partie
+from games.models import MAX_NOTE, Partie
 from games.scoring import RamiError, get_preset
 
 
@@ -57,6 +57,7 @@ def render_partie(
         "etat": marque.etat,
         "cagnotte": build_cagnotte(marque.stored),
         "money_form": money_form or MoneyForm(instance=marque.partie),
+        "max_note": MAX_NOTE,
         **visible_rows(marque),
     }
     template = "games/partie_detail.html"

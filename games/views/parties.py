@@ -56,7 +56,12 @@ def _rematch(request: HttpRequest) -> tuple[dict[str, object], list[str]]:
     same preset, options and players, the first dealer one seat on (docs/rules.md "Le
     donneur"). Another account's partie, or none, gives an empty form."""
     pk = request.GET.get("rejouer", "")
-    partie = Partie.objects.filter(owner=request.user, pk=pk).first() if pk.isdigit() else None
+    # isascii: "²" is a digit to str.isdigit, not to int().
+    partie = (
+        Partie.objects.filter(owner=request.user, pk=int(pk)).first()
+        if pk.isascii() and pk.isdigit()
+        else None
+    )
     if partie is None:
         return {}, []
     names = [j.name for j in partie.joueurs.all()]

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import (
@@ -16,6 +13,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -67,7 +65,7 @@ def _follow_etag(partie: Partie, *, live: bool, everything: bool = False) -> str
     )
     # Issue 15: opaque, as the sheet's (games/views/sheet_cache.py). Anyone holding the link
     # sees the ETag: the partie's id, its update time and its donne count stay on the server.
-    return hashlib.sha256(f"{settings.SECRET_KEY}:follow:{state}".encode()).hexdigest()[:32]
+    return salted_hmac("ramiscore.follow.etag", state).hexdigest()[:32]
 
 
 @require_GET

@@ -9,6 +9,7 @@
   if (!window.indexedDB || !window.RamiQueue) return;
   const Q = window.RamiQueue;
   const body = document.body;
+  const account = body.dataset.account;  // the queue is this account's (queue.js)
   const banner = document.getElementById("offline-banner");
   const RETRY_MS = 30000;
   const SENT_KEY = "ramiscore:envoyees";
@@ -61,7 +62,7 @@
 
   async function showBanner() {
     if (!banner) return;
-    const all = await Q.items();
+    const all = account ? await Q.items(account) : [];
     const partie = currentPartie();
     const mine = partie ? all.filter(function (i) { return String(i.partie) === partie; }) : all;
     const lines = [];
@@ -124,7 +125,7 @@
     const heads = Array.from(table.querySelectorAll("thead th[data-joueur]"));
     const q = document.getElementById("queue-words").dataset;
     tbody.querySelectorAll(".queued").forEach(function (row) { row.remove(); });
-    const mine = await Q.items(partie);
+    const mine = await Q.items(account, partie);
     counts[partie] = mine.length;
     if (mine.length) {
       // One line says what the rows below are: the phone keeps them until they are sent.
@@ -262,7 +263,7 @@
       return;
     }
     const partie = form.dataset.partie;
-    const before = await Q.items(partie);
+    const before = await Q.items(account, partie);
     const used = new Set(sentKeys().concat((await Q.items()).map(function (i) { return i.cle; })));
     let cle = data.get("cle");
     if (!cle || used.has(cle)) cle = newKey();
@@ -282,6 +283,7 @@
     if (last) data.delete("dealer");
     await Q.add({
       cle: cle,
+      account: account,
       partie: partie,
       url: new URL(form.getAttribute("action"), location.href).href,
       number: Number(form.dataset.number),
@@ -316,12 +318,13 @@
 
   async function send() {
     if (sending) return;
-    if (!(await Q.items()).some(function (i) { return i.state === "waiting"; })) return;
+    if (!account) return;
+    if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) return;
     sending = true;
     await showBanner();
     let result;
     try {
-      result = await Q.flush({ csrf: pageToken() });
+      result = await Q.flush({ csrf: pageToken(), account: account });
     } finally {
       sending = false;
     }
@@ -335,7 +338,7 @@
     const partie = currentPartie();
     if (result.sent && result.parties.indexOf(partie) >= 0) {
       // The fresh marque from the server; then the worker keeps it for offline.
-      const sentNow = (await Q.items(partie)).length;
+      const sentNow = (await Q.items(account, partie)).length;
       counts[partie] = sentNow;
       if (window.htmx) {
         htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
@@ -417,7 +420,7 @@
   window.addEventListener("offline", function () { showBanner(); });
   window.setInterval(function () { if (!login) send(); }, RETRY_MS);
 
-  Q.items().then(function (all) {
+  Q.items(account || "-").then(function (all) {
     all.forEach(function (item) { counts[item.partie] = (counts[item.partie] || 0) + 1; });
     setup();
     if (body.dataset.served !== "cache") send();

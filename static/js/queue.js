@@ -3,7 +3,7 @@
 // queue is sent the same way from both. Nothing here scores: the server's engine does, when
 // each donne arrives, exactly as for a donne sent online.
 //
-// An item: { cle, partie, url, seq, number, fields: [[name, value]...], etat, after,
+// An item: { cle, account, partie, url, seq, number, fields: [[name, value]...], etat, after,
 //            cells: {joueurPk: text}, winner, state: "waiting" | "refused", message }
 // - cle: the form's idempotency key: sending an item twice records it once.
 // - etat: the state of the partie it was typed on; after: the key of the queued donne it
@@ -42,11 +42,13 @@
     return db.transaction(STORE, mode).objectStore(STORE);
   }
 
-  // Every item, or those of one partie, in the order they were typed.
-  async function items(partie) {
+  // The items of an account (and of one partie), in the order they were typed. A phone
+  // that changes hands keeps each account's donnes for that account's next login.
+  async function items(account, partie) {
     const all = await request((await store("readonly")).getAll());
     return all.filter(function (item) {
-      return partie === undefined || String(item.partie) === String(partie);
+      return (account === undefined || String(item.account) === String(account)) &&
+        (partie === undefined || String(item.partie) === String(partie));
     }).sort(function (a, b) { return a.seq - b.seq; });
   }
 
@@ -94,7 +96,8 @@
     const response = await fetch(TOKEN_URL, { credentials: "same-origin", cache: "no-store" });
     if (response.status === 401) return { login: (await response.json()).login };
     if (!response.ok) throw new Error("token " + response.status);
-    return { csrf: (await response.json()).csrf };
+    const answer = await response.json();
+    return { csrf: answer.csrf, account: answer.account };
   }
 
   async function post(item, csrf) {
@@ -116,12 +119,25 @@
   // words, and keeps the ones typed after it waiting behind it. The result says what
   // happened: { sent, refused, waiting (a decision to take on the page), login, offline }.
   function flush(options) {
-    const csrfHint = options && options.csrf;
+    const hint = options || {};
     return oneSender(async function () {
       const result = { sent: 0, keys: [], refused: 0, waiting: false, login: null, offline: false, parties: [] };
-      const all = (await items()).filter(function (item) { return item.state === "waiting"; });
+      let csrf = hint.csrf;
+      let account = hint.account;
+      if (!account) {
+        // The worker (Background Sync) asks the server who is logged in.
+        try {
+          const token = await freshToken();
+          if (token.login) { result.login = token.login; return result; }
+          csrf = token.csrf;
+          account = token.account;
+        } catch (error) {
+          result.offline = true;
+          return result;
+        }
+      }
+      const all = (await items(account)).filter(function (item) { return item.state === "waiting"; });
       if (!all.length) return result;
-      let csrf = csrfHint;
       const blocked = new Set();
       for (const item of all) {
         if (blocked.has(String(item.partie))) continue;

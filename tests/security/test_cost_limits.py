@@ -83,3 +83,12 @@ def test_the_import_page_is_free_and_each_import_counts(alice) -> None:
         assert response.status_code == 302, n
     upload = SimpleUploadedFile("p.json", json.dumps(record).encode(), "application/json")
     assert owner.post(reverse("partie_import"), {"fichier": upload}).status_code == 429
+
+
+def test_asking_for_another_account_s_partie_costs_nothing(alice, bob) -> None:
+    """A 404 did no work: its token is given back (the audit of issue 15)."""
+    partie = partie_p1(alice)
+    nosy = logged_in(bob)
+    for _ in range(40):
+        assert nosy.get(reverse("partie_export_csv", args=[partie.pk])).status_code == 404
+    assert nosy.get(reverse("backup_download")).status_code == 200
