@@ -47,3 +47,8 @@ def dealers_by_number(partie: Partie, joueurs: Sequence[Joueur]) -> dict[int, Jo
         "number", "dealer_id"
     )
     return {number: by_id[dealer_id] for number, dealer_id in rows if dealer_id in by_id}
+
+
+def dealer_names(partie: Partie, joueurs: Sequence[Joueur]) -> dict[int, str]:
+    """Who dealt each recorded donne, by name, for the sheet and the CSV: one query."""
+    return {number: j.name for number, j in dealers_by_number(partie, joueurs).items()}

@@ -68,14 +68,14 @@ def export_dict(data: PartieData, stored: Stored) -> dict[str, Any]:
         # Issue 16: not part of the game record (the engine never reads them).
         "note": partie.note,
         "premier_donneur": partie.first_dealer,
-        "donneurs": dealer_names(data),
+        "donneurs": _export_dealers(data),
         "record": partie_record(data),
         "states": [state.to_dict() for state in stored.states],
         "final": stored.summary.final.to_dict(),
     }
 
 
-def dealer_names(data: PartieData) -> list[str | None]:
+def _export_dealers(data: PartieData) -> list[str | None]:
     """Who dealt each donne (docs/rules.md "Le donneur"), None where it was not recorded."""
     names = {j.pk: j.name for j in data.joueurs}
     return [names.get(donne.dealer_id) for donne in data.donnes]
@@ -172,8 +172,8 @@ class Uploaded:
     created_at: datetime | None = None
     payes: dict[str, Any] = field(default_factory=dict)
     from_backup: bool = False
-    # Issue 16, read leniently: an unknown dealer, a seat off the table or a note that is not
-    # text is left out, never a reason to refuse a partie.
+    # Issue 16: absent from older exports; present, checked (``_table``). A dealer's name the
+    # table does not have is left out of that donne (the rotation deals it).
     note: str = ""
     first_dealer: int = 1
     dealers: list[str | None] = field(default_factory=list)

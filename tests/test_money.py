@@ -14,9 +14,10 @@ from django.utils import timezone
 from games import replays, services
 from games.centimes import from_centimes
 from games.display.cagnotte import build_cagnotte
-from games.display.comptes import build_accounts, name_key
+from games.display.comptes import build_accounts
 from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
+from games.scoring.players import person_key
 from games.selectors import parties_of
 from tests.factories import decide, hand, make_partie, partie_p1, play
 from tests.scoring.conftest import load_examples
@@ -276,9 +277,9 @@ def test_editing_away_a_paid_rachat_warns_on_the_page(client, alice, p1) -> None
 # -- across parties --------------------------------------------------------------------------
 
 
-def test_name_key_ignores_case_accents_and_spaces() -> None:
-    assert name_key("Chloé") == name_key(" CHLOE ") == name_key("chloe\u0301") == "chloe"
-    assert name_key("Anne  Marie") == "anne marie"
+def test_person_key_ignores_case_accents_and_spaces() -> None:
+    assert person_key("Chloé") == person_key(" CHLOE ") == person_key("chloe\u0301") == "chloe"
+    assert person_key("Anne  Marie") == "anne marie"
 
 
 def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:

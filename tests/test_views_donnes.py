@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.models import Donne, Partie
 from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, play
@@ -196,7 +197,19 @@ def test_rachat_decision_through_the_page(client, alice, partie) -> None:
     bruno = ids(partie)["Bruno"]
     url = reverse("rachat_decide", args=[partie.pk, bruno])
     response = client.post(url, {"decision": "racheter"}, **HTMX)
-    assert 'data-total="20"' in response.content.decode()
+    body = response.content.decode()
+    assert 'data-total="20"' in body
+    # Buying back is said as plainly as abandoning: which rachat, its price, the restart.
+    assert "Bruno se rachète (1er rachat, 2,00\u00a0€) et repart à 20." in body
+
+
+def test_a_partie_the_table_ended_says_so_once(client, alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
+    services.partie_close(partie=partie)
+    client.force_login(alice)
+    body = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+    assert "Partie terminée par la table : Anne gagne." in body
+    assert "(partie terminée par la table)" not in body
 
 
 def test_editing_an_earlier_donne_says_which_totals_changed(client, alice, partie) -> None:

@@ -43,12 +43,12 @@ def nice_step(span: float, ticks: int = 6) -> int:
     return int(10 * power)
 
 
-def _tenth(value: float) -> float:
+def tenth(value: float) -> float:
     """A coordinate to a tenth of a unit: finer is invisible and only lengthens the markup."""
     return round(float(value), 1)
 
 
-def _points(*xy: tuple[float, float]) -> str:
+def polyline(*xy: tuple[float, float]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
 
 
@@ -73,15 +73,15 @@ class Marker:
 
     @property
     def centre_x(self) -> float:
-        return _tenth(self.x)
+        return tenth(self.x)
 
     @property
     def centre_y(self) -> float:
-        return _tenth(self.y)
+        return tenth(self.y)
 
     @property
     def radius(self) -> float:
-        return _tenth(self.size)
+        return tenth(self.size)
 
     @property
     def box(self) -> dict[str, float]:
@@ -89,10 +89,10 @@ class Marker:
         s = self.size
         half = s if self.shape == "square" else s / 3
         return {
-            "x": _tenth(self.x - s),
-            "y": _tenth(self.y - half),
-            "width": _tenth(2 * s),
-            "height": _tenth(2 * half),
+            "x": tenth(self.x - s),
+            "y": tenth(self.y - half),
+            "width": tenth(2 * s),
+            "height": tenth(2 * half),
         }
 
     @property
@@ -100,10 +100,10 @@ class Marker:
         """The polygon of a triangle, a diamond or a five-pointed star."""
         x, y, s = self.x, self.y, self.size
         if self.shape == "triangle":
-            return _points((x, y - s), (x + s, y + s), (x - s, y + s))
+            return polyline((x, y - s), (x + s, y + s), (x - s, y + s))
         if self.shape == "diamond":
-            return _points((x, y - s), (x + s, y), (x, y + s), (x - s, y))
-        return _points(
+            return polyline((x, y - s), (x + s, y), (x, y + s), (x - s, y))
+        return polyline(
             *(
                 (
                     x + (s if i % 2 == 0 else s / 2.2) * math.sin(i * math.pi / 5),
@@ -131,7 +131,7 @@ class Drop:
     @property
     def points(self) -> str:
         x, y, s = self.x, self.y, self.size
-        return _points((x - s, y - s), (x + s, y - s), (x, y + s * 0.6))
+        return polyline((x - s, y - s), (x + s, y - s), (x, y + s * 0.6))
 
 
 @dataclass(frozen=True)
@@ -250,7 +250,7 @@ def score_chart(
                 player=player,
                 colour=colour,
                 dash=dash,
-                points=_points(*((x_of(d), y_of(s)) for d, s in path)),
+                points=polyline(*((x_of(d), y_of(s)) for d, s in path)),
                 markers=[
                     Marker(shape, colour, x_of(d), y_of(s))
                     for d, s in path[1:]
@@ -278,23 +278,21 @@ def score_chart(
         "plot_h": plot_h,
         "score_label_x": LEFT - 6,
         "score_ticks": [
-            Tick(_tenth(y_of(score)), number(score), _tenth(y_of(score) + 4))
+            Tick(tenth(y_of(score)), number(score), tenth(y_of(score) + 4))
             for score in range(low, high + 1, step)
         ],
-        "donne_ticks": [
-            Tick(_tenth(x_of(d)), d) for d in range(0, count + 1, nice_step(count, 10))
-        ],
+        "donne_ticks": [Tick(tenth(x_of(d)), d) for d in range(0, count + 1, nice_step(count, 10))],
         "donne_tick_end": bottom + 4,
         "donne_label_y": bottom + 16,
         "donne_title": _("Donne"),
-        "donne_title_x": _tenth(LEFT + plot_w / 2),
+        "donne_title_x": tenth(LEFT + plot_w / 2),
         "donne_title_y": bottom + 34,
         "points_title": _("Points"),
-        "points_title_y": _tenth(TOP + plot_h / 2),
+        "points_title_y": tenth(TOP + plot_h / 2),
         "seuil_label": None if seuil is None else _("seuil %(seuil)s") % {"seuil": seuil},
-        "seuil_y": None if seuil is None else _tenth(y_of(seuil)),
+        "seuil_y": None if seuil is None else tenth(y_of(seuil)),
         "seuil_label_x": LEFT + plot_w - 4,
-        "seuil_label_y": None if seuil is None else _tenth(y_of(seuil) - 4),
+        "seuil_label_y": None if seuil is None else tenth(y_of(seuil) - 4),
         "lines": lines,
         "drops": [Drop(x_of(d), y_of(s)) for d, s in drops],
         "crosses": [Cross(x_of(d), y_of(s)) for d, s in crosses],

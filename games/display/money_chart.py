@@ -22,9 +22,9 @@ from games.display.chart import (
     Marker,
     PlayerLine,
     Tick,
-    _points,
-    _tenth,
     nice_step,
+    polyline,
+    tenth,
 )
 from games.display.numbers import format_money
 from games.replays import Stored
@@ -97,7 +97,7 @@ def money_chart(series: Sequence[Series], currency: str) -> SafeString:
                 player=one.name,
                 colour=colour,
                 dash=dash,
-                points=_points(*((x_of(i), y_of(v)) for i, v in enumerate(one.values))),
+                points=polyline(*((x_of(i), y_of(v)) for i, v in enumerate(one.values))),
                 markers=[
                     Marker(shape, colour, x_of(i), y_of(v))
                     for i, v in enumerate(one.values)
@@ -119,22 +119,20 @@ def money_chart(series: Sequence[Series], currency: str) -> SafeString:
         "plot_w": plot_w,
         "plot_h": plot_h,
         "label_x": LEFT - 6,
-        "zero_y": _tenth(y_of(0)),
+        "zero_y": tenth(y_of(0)),
         "ticks": [
             Tick(
-                _tenth(y_of(v)),
+                tenth(y_of(v)),
                 format_money(from_centimes(v), currency),
-                _tenth(y_of(v) + 4),
+                tenth(y_of(v) + 4),
             )
             for v in range(low, high + 1, step)
         ],
-        "partie_ticks": [
-            Tick(_tenth(x_of(i)), i) for i in range(0, count + 1, nice_step(count, 6))
-        ],
+        "partie_ticks": [Tick(tenth(x_of(i)), i) for i in range(0, count + 1, nice_step(count, 6))],
         "tick_end": bottom + 4,
         "tick_label_y": bottom + 16,
         "axis_title": _("Parties"),
-        "axis_title_x": _tenth(LEFT + plot_w / 2),
+        "axis_title_x": tenth(LEFT + plot_w / 2),
         "axis_title_y": bottom + 34,
         "lines": lines,
         "legend": legend,

@@ -6,7 +6,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.centimes import from_centimes
 from games.display.marque import Marque
+from games.display.numbers import format_money, number, ordinal
 from games.scoring import DonneState
 from games.scoring.presets import END_REASONS
 
@@ -17,15 +19,43 @@ def end_reason(marque: Marque) -> str:
 
 
 def end_sentence(marque: Marque) -> str:
-    """ "Partie terminée : Anne gagne (tous les joueurs ont franchi le seuil)." """
+    """ "Partie terminée : Anne gagne (tous les joueurs ont franchi le seuil)." A partie the
+    table ended says so once: "Partie terminée par la table : Anne gagne." """
     if not marque.over:
         return ""
     names = marque.winners
-    return ngettext(
-        "Partie terminée : %(names)s gagne (%(reason)s).",
-        "Partie terminée : %(names)s partagent la victoire (%(reason)s).",
-        len(names),
-    ) % {"names": _(" et ").join(names), "reason": end_reason(marque)}
+    values = {"names": _(" et ").join(names), "reason": end_reason(marque)}
+    if (marque.summary.end_reason or "manual") == "manual":
+        return (
+            ngettext(
+                "Partie terminée par la table : %(names)s gagne.",
+                "Partie terminée par la table : %(names)s partagent la victoire.",
+                len(names),
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Partie terminée : %(names)s gagne (%(reason)s).",
+            "Partie terminée : %(names)s partagent la victoire (%(reason)s).",
+            len(names),
+        )
+        % values
+    )
+
+
+def rachat_sentence(state: DonneState, name: str, currency: str = "EUR") -> str:
+    """ "Papi se rachète (1er rachat, 2,00 €) et repart à 85." ("" if he did not buy back at
+    this donne): which rachat, its price into the cagnotte and the restart, docs/rules.md R6."""
+    info = state.rachats.get(name)
+    if info is None:
+        return ""
+    return _("%(name)s se rachète (%(nth)s rachat, %(price)s) et repart à %(restart)s.") % {
+        "name": name,
+        "nth": ordinal(info.number),
+        "price": format_money(from_centimes(info.price), currency),
+        "restart": number(info.restart),
+    }
 
 
 def left_sentence(state: DonneState, name: str) -> str:

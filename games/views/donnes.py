@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
 from games.display.marque import Marque
-from games.display.outcome import donne_sentences, end_sentence, left_sentence
+from games.display.outcome import donne_sentences, end_sentence, left_sentence, rachat_sentence
 from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
@@ -229,10 +229,13 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
 
 
 def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:
-    """An abandon, and the end of the partie it may bring, in plain sentences."""
+    """A rachat or an abandon, and the end of the partie it may bring, in plain sentences."""
     number = rachat.donne.number
+    name = rachat.joueur.name
     state = next((s for s in marque.states if s.number == number), None)
-    if state is not None and (sentence := left_sentence(state, rachat.joueur.name)):
+    if state is not None and (sentence := rachat_sentence(state, name, marque.partie.currency)):
+        messages.success(request, sentence)
+    if state is not None and (sentence := left_sentence(state, name)):
         messages.warning(request, sentence)
     if marque.over:
         messages.warning(request, end_sentence(marque))

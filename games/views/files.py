@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import files, replays, services
-from games.dealing import dealers_by_number
+from games.dealing import dealer_names
 from games.errors import translated
 from games.forms import ImportForm
 from games.scoring import RamiError
@@ -34,7 +34,7 @@ def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     # The BOM tells Excel the file is UTF-8 (accents in names).
     stored = replays.load(partie)
-    dealers = {n: j.name for n, j in dealers_by_number(partie, stored.joueurs).items()}
+    dealers = dealer_names(partie, stored.joueurs)
     body = "\ufeff" + files.export_csv(stored, dealers)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename(partie, "csv")}"'

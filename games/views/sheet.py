@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games import replays
-from games.dealing import dealers_by_number
+from games.dealing import dealer_names
 from games.display.marque import build_marque
 from games.display.sheet import Sheet, blank_sheet, build_sheet
 from games.errors import translated
@@ -42,7 +42,7 @@ def filename(partie: Partie, extension: str) -> str:
 
 def _build(partie: Partie) -> Sheet:
     stored = replays.load(partie)
-    dealers = {n: j.name for n, j in dealers_by_number(partie, stored.joueurs).items()}
+    dealers = dealer_names(partie, stored.joueurs)
     return build_sheet(stored, dealers)
 
 

@@ -12,10 +12,12 @@
   const account = body.dataset.account;  // the queue is this account's (queue.js)
   const banner = document.getElementById("offline-banner");
   const RETRY_MS = 30000;
+  const PROBE_MS = 10000;
   const SENT_KEY = "ramiscore:envoyees";
   let failed = false;   // the last request got no answer
   let login = null;     // the session expired: the queue waits for the login
   let sending = false;
+  let stillOffline = false;  // "Envoyer maintenant" tried, and the network is still down
   let counts = {};      // partie -> items queued, known without waiting for IndexedDB
 
   function words(name) { return banner ? banner.dataset[name] || "" : ""; }
@@ -69,6 +71,7 @@
     if (isOffline()) {
       const at = body.dataset.served === "cache" ? seenAt() : "";
       lines.push(at ? fill(words("offlineSince"), { time: at }) : words("offline"));
+      if (stillOffline && mine.length) lines.push(words("stillOffline"));
     }
     if (mine.length) {
       lines.push(fill(mine.length === 1 ? words("one") : words("many"), { n: mine.length }));
@@ -193,14 +196,19 @@
     if (!form || form.dataset.edit) return;
     const title = document.getElementById("donne-title");
     if (!form.dataset.firstNumber) form.dataset.firstNumber = form.dataset.number;
-    const n = Number(form.dataset.firstNumber) + mine.length;
+    // A refused donne will be typed again (Corriger): only those waiting take a number.
+    const waiting = mine.filter(function (item) { return item.state === "waiting"; }).length;
+    const n = Number(form.dataset.firstNumber) + waiting;
     form.dataset.number = String(n);
     // Who deals a donne typed behind waiting ones is the server's to say (the rotation of
     // docs/rules.md): the choice is hidden until they are sent.
-    document.querySelectorAll(".dealer-select, label[for=id_dealer]").forEach(function (el) {
+    document.querySelectorAll(".dealer-select").forEach(function (el) {
       el.hidden = mine.length > 0;
     });
-    if (mine.length && title) title.textContent = fill(title.dataset.template, { n: n });
+    document.querySelectorAll(".dealer-later").forEach(function (el) {
+      el.hidden = mine.length === 0;
+    });
+    if (waiting && title) title.textContent = fill(title.dataset.template, { n: n });
   }
 
   // One drawing at a time: two at once would both clear the rows, then both add them.
@@ -333,10 +341,18 @@
 
   async function settle(result) {
     failed = Boolean(result.offline);
+    stillOffline = failed;
     login = result.login;
     if (result.keys && result.keys.length) rememberSent(result.keys);
+    const answered = result.parties.indexOf(currentPartie()) >= 0;
+    if (!failed && body.dataset.served === "cache" && !answered) {
+      await backOnline();
+      return;
+    }
+    if (!failed) body.dataset.served = "network";
     const partie = currentPartie();
-    if (result.sent && result.parties.indexOf(partie) >= 0) {
+    // Sent, or refused (another phone wrote): the marque as the server has it now.
+    if (answered) {
       // The fresh marque from the server; then the worker keeps it for offline.
       const sentNow = (await Q.items(account, partie)).length;
       counts[partie] = sentNow;
@@ -346,6 +362,38 @@
       }
     }
     await refresh();
+  }
+
+  // -- the connection back -----------------------------------------------------------------
+
+  // A page shown from the phone's copy, once the server answers again: no more "hors ligne",
+  // and the marque as it now is (unless a donne is being typed: it goes out on its own).
+  async function backOnline() {
+    failed = false;
+    stillOffline = false;
+    const wasKept = body.dataset.served === "cache";
+    body.dataset.served = "network";
+    const form = document.getElementById("donne-form");
+    const typing = form && Array.from(form.querySelectorAll(".points-input, .cards-input, input[name=winner]"))
+      .some(function (el) { return el.type === "radio" ? el.checked : el.value.trim(); });
+    if (wasKept && partieBody() && window.htmx && !typing) {
+      htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
+      return;
+    }
+    await showBanner();
+  }
+
+  // While the page is the phone's copy or a request found no network, ask the server now and
+  // then (its healthcheck: no database) whether it is back.
+  async function probe() {
+    if (!isOffline() || !body.dataset.health) return;
+    try {
+      const answer = await fetch(body.dataset.health, { cache: "no-store" });
+      if (answer.ok) {
+        await backOnline();
+        send();
+      }
+    } catch (error) { /* still offline */ }
   }
 
   // -- wiring -----------------------------------------------------------------------------
@@ -407,18 +455,19 @@
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful && failed) { failed = false; showBanner(); send(); }
+    if (event.detail.successful && isOffline()) { backOnline(); send(); }
   });
   document.addEventListener("submit", function (event) {
-    // Logging out (the form of _display_menu.html): the kept marques leave the phone.
+    // Logging out (the form of _settings_menu.html): the kept marques leave the phone.
     const logout = event.target.matches("[data-forget-offline]");
     if (logout && navigator.serviceWorker && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ type: "forget-pages" });
     }
   });
-  window.addEventListener("online", function () { failed = false; send(); });
+  window.addEventListener("online", function () { probe(); send(); });
   window.addEventListener("offline", function () { showBanner(); });
   window.setInterval(function () { if (!login) send(); }, RETRY_MS);
+  window.setInterval(probe, PROBE_MS);
 
   Q.items(account || "-").then(function (all) {
     all.forEach(function (item) { counts[item.partie] = (counts[item.partie] || 0) + 1; });

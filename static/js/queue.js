@@ -117,7 +117,8 @@
 
   // Send what waits, in order, partie by partie. A refused item stays, with the server's
   // words, and keeps the ones typed after it waiting behind it. The result says what
-  // happened: { sent, refused, waiting (a decision to take on the page), login, offline }.
+  // happened: { sent, refused, waiting (a decision to take on the page), login, offline,
+  // parties: those the server answered for, whose marque changed or must be seen afresh }.
   function flush(options) {
     const hint = options || {};
     return oneSender(async function () {
@@ -136,10 +137,12 @@
           return result;
         }
       }
-      const all = (await items(account)).filter(function (item) { return item.state === "waiting"; });
-      if (!all.length) return result;
+      const all = await items(account);
+      if (!all.some(function (item) { return item.state === "waiting"; })) return result;
       const blocked = new Set();
       for (const item of all) {
+        // Behind a refused donne, the ones typed after it wait for it to be corrected or dropped.
+        if (item.state === "refused") blocked.add(String(item.partie));
         if (blocked.has(String(item.partie))) continue;
         let response = null;
         for (let attempt = 0; attempt < 2 && !response; attempt += 1) {
@@ -180,6 +183,7 @@
           item.status = response.status;
           await put(item);
           result.refused += 1;
+          if (result.parties.indexOf(String(item.partie)) < 0) result.parties.push(String(item.partie));
           blocked.add(String(item.partie));
         } else {
           // A server error: nothing is known, it stays waiting for the next try.

@@ -191,7 +191,12 @@
     form.addEventListener("htmx:responseError", function () {
       say(form, form.dataset.serverError, true);
     });
-    form.addEventListener("htmx:beforeRequest", function () { say(form, "", false); });
+    form.addEventListener("htmx:beforeRequest", function (event) {
+      say(form, "", false);
+      // The phone's keyboard closes: the next gesture is the next winner, not a digit (htmx
+      // would otherwise give the focus back to the points field of the same id after the swap).
+      if (event.detail.elt === form && document.activeElement) document.activeElement.blur();
+    });
   }
 
   // The donne being typed, kept in the browser per partie: a reload, a back navigation or a

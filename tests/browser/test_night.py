@@ -394,3 +394,43 @@ def test_the_big_screen_shows_everything_without_scrolling(phone, club_night, sc
     assert size >= 0.07 * screen["height"]
     # A partie that goes on keeps polling in big-screen mode.
     assert page.locator("#suivi").get_attribute("hx-get").endswith("?grand=1")
+
+
+@pytest.fixture
+def sunday(alice) -> Partie:
+    """6 players at 92 to 104 (a seuil of 150) after two donnes, ended by the table."""
+    names = ["Mamie", "Papi", "Marcel", "Françoise", "Josiane", "Lucienne"]
+    partie = make_partie(alice, joueurs=names, name="Dimanche chez Mamie", seuil=150)
+    play(partie, "Lucienne", "rami", Mamie=hand(points=93), Papi=hand(points=88),
+         Marcel=hand(points=97), Françoise=hand(points=89), Josiane=hand(points=98))  # fmt: skip
+    play(partie, "Lucienne", "rami", Mamie=hand(points=2), Papi=hand(points=16),
+         Marcel=hand(points=1), Françoise=hand(points=3), Josiane=hand(points=1))  # fmt: skip
+    services.partie_close(partie=partie)
+    services.partie_share(partie=partie)
+    partie.refresh_from_db()
+    return partie
+
+
+@pytest.mark.parametrize(
+    "screen", [PHONE, {"width": 844, "height": 390}], ids=["upright", "on-its-side"]
+)
+def test_the_big_screen_reads_on_a_phone(phone, sunday, screen) -> None:
+    page = phone(viewport=screen, dark=screen["width"] > screen["height"])
+    page.goto(f"/suivre/{sunday.share_token}/?grand=1")
+    expect(page.locator("#suivi.bigscreen")).to_be_visible()
+    shot(page, f"bigscreen-phone-{screen['width']}", full_page=False)
+    # Nothing cut: no name, total or marque cell wider than its box ("Ma…", "+6…").
+    cut = page.locator("#scoreboard .name, #scoreboard .total, #marque th, #marque td")
+    assert cut.evaluate_all("es => es.filter(e => e.scrollWidth > e.clientWidth + 1).length") == 0
+    # The totals do not run into each other: each stays inside its player's box.
+    players = page.locator("#scoreboard .player")
+    for i in range(6):
+        box, total = players.nth(i).bounding_box(), players.nth(i).locator(".total").bounding_box()
+        assert box["x"] <= total["x"] and total["x"] + total["width"] <= box["x"] + box["width"]
+    assert players.nth(1).locator(".total").inner_text() == "104"
+    # The latest donne is in view; buttons can be tapped; the ranking is phone-size text.
+    latest = page.locator("#marque tbody tr").last.bounding_box()
+    assert latest["y"] + latest["height"] <= screen["height"]
+    assert page.get_by_role("link", name="Vue normale").bounding_box()["height"] >= 44
+    rank = page.locator("#resultat li").first
+    assert rank.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 15

@@ -160,6 +160,16 @@ def test_offline_the_partie_reloads_from_the_phone(phone, relay, alice):
     phone.goto("/parties/nouvelle/")
     expect(phone.locator("#offline-page h1")).to_have_text("Hors ligne")
 
+    # Back to the partie, still offline; another phone records donne 3; the network comes
+    # back: the page notices by itself (within its 10 s probe), says nothing of "hors ligne"
+    # any more, and shows the marque as it now is.
+    phone.goto(f"/parties/{partie.pk}/")
+    expect(phone.locator("#offline-banner")).to_contain_text("Hors ligne")
+    play(partie, "Chloé", "rami", Anne=hand(points=1), Bruno=hand(points=2), David=hand(points=3))
+    relay.start()
+    expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 4"), timeout=15_000)
+    expect(phone.locator("#offline-banner")).to_be_hidden()
+
 
 def test_two_donnes_offline_wait_then_go_once_each_in_order(phone, relay, alice):
     partie = make_partie(alice, joueurs=FOUR)
@@ -176,6 +186,14 @@ def test_two_donnes_offline_wait_then_go_once_each_in_order(phone, relay, alice)
     expect(rows.nth(1).locator("td")).to_have_text(["5", "9", "gagne", "11"])
     # Ready for the third, same players, a key of its own.
     expect(phone.locator("#donne-title")).to_have_text("Donne 3")
+    # Who deals it is the server's rotation, once the two before it are there.
+    expect(phone.locator(".dealer-select")).to_be_hidden()
+    expect(phone.locator(".dealer-later")).to_have_text("au tour suivant, à l'envoi")
+    # "Envoyer maintenant" with no network says so.
+    phone.locator("#offline-banner .send-now").click()
+    expect(phone.locator("#offline-banner")).to_contain_text(
+        "Toujours pas de connexion : elles partiront dès son retour."
+    )
     # Chrome's Background Sync is asked to send the queue, even if the app is closed.
     tags = phone.evaluate("navigator.serviceWorker.ready.then(r => r.sync.getTags())")
     assert tags == ["ramiscore-queue"]
@@ -268,6 +286,7 @@ def test_a_stale_csrf_token_and_an_expired_session_are_recovered(phone, relay, a
     other.wait_for_url(re.compile(r"/$"))
     other.close()
     phone.evaluate("RamiOffline.send()")
+    expect(phone.locator("#partie-body h1 + small")).to_have_text("1 donne")
     expect(queued_rows(phone)).to_have_count(0)
     assert [n for n, _w, _h in stored(partie)] == [1]
 
@@ -285,6 +304,7 @@ def test_a_stale_csrf_token_and_an_expired_session_are_recovered(phone, relay, a
     phone.fill("input[name=password]", "cartes-sur-table")
     phone.locator("#main form button.btn-lg").click()
     phone.wait_for_url(re.compile(f"/parties/{partie.pk}/$"))
+    expect(phone.locator("#partie-body h1 + small")).to_have_text("2 donnes")
     expect(queued_rows(phone)).to_have_count(0)
     assert [n for n, _w, _h in stored(partie)] == [1, 2]
 

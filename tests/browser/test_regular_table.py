@@ -74,6 +74,10 @@ def test_regulars_are_tapped_in_seat_order_and_the_rematch_is_three_taps(page, a
     # A second tap takes Anne off the table; a third seats her again, last.
     chip(page, "Anne").click()
     assert seated(page) == ["David", "Chloé"]
+    # Taken off, she looks it even under the pointer: a pale outline, not the seated solid green.
+    expect(chip(page, "Anne")).to_have_attribute("aria-pressed", "false")
+    expect(chip(page, "Anne")).to_have_css("background-color", "rgb(209, 231, 221)")  # subtle
+    expect(chip(page, "David")).to_have_css("background-color", "rgb(25, 135, 84)")  # success
     chip(page, "Anne").click()
     assert seated(page) == ["David", "Chloé", "Anne"]
     # A new name is typed as before, in the next empty place.
