@@ -52,15 +52,16 @@ class Spec:
 def long_partie(seuil: int) -> dict[str, int]:
     """rami52_6 for a long partie. No preset seats more than 7 (docs/rules.md §8) and classique
     seats 6 and eliminates at 100, so the 7-player parties are rami52_6 (seuil 100, 3 rachats,
-    4 manches) with its manches out of reach (an empty option keeps the preset's 4, so "off" is a
-    number no partie gets to) and its seuil raised: every loser keeps at least one card, so small
-    hands alone would make everyone cross within a hundred donnes."""
-    return {"fixed_manches": 5000, "seuil": seuil}
+    4 manches) with no fixed manches (0 means none, docs/rules.md R24) and its seuil raised:
+    every loser keeps at least one card, so small hands alone would make everyone cross within a
+    hundred donnes."""
+    return {"fixed_manches": 0, "seuil": seuil}
 
 
 # One line a partie size; the budgets "for each partie" (bench/budgets.py) follow. 1000 donnes is
 # the most a partie may hold; a partie of 1000 donnes needs a seuil that 1000 small hands cannot
 # reach.
+MAX_HAND = 1000  # docs/rules.md R28: the most a hand may count
 SPECS = [
     Spec("4x20", "classique", 4, 20, 2),
     Spec("7x120", "rami52_6", 7, 120, 5, 1000, long_partie(1000)),
@@ -133,17 +134,22 @@ def build_partie(owner: User, spec: Spec, rng: random.Random) -> Partie:
     pushed = dict.fromkeys(names, 0)
     in_race = list(names)
     state = None  # the engine's state after the last donne
+    victim = None  # pushed over the seuil, at most 1000 a hand (docs/rules.md R28)
     for number in range(1, spec.donnes + 1):
+        if number in crossing_at and victim is None:
+            victim = min(in_race, key=lambda n: (pushed[n], -totals[n]))
+            pushed[victim] += 1
         winner = in_race[number % len(in_race)]
+        if winner == victim:
+            winner = next(n for n in in_race if n != victim)
         losers = [n for n in in_race if n != winner]
         hands = {}
         for name in losers:
             low = totals[name] < spec.seuil - 100
             hands[name] = dict(rng.choice(SMALL)) if low else {"points": 1, "jokers": 0}
-        if number in crossing_at:
-            victim = min(losers, key=lambda n: (pushed[n], -totals[n]))
-            pushed[victim] += 1
-            hands[victim] = {"points": spec.seuil, "jokers": 0}
+        if victim is not None:
+            push = min(MAX_HAND, max(spec.seuil - totals[victim], 1))
+            hands[victim] = {"points": push, "jokers": 0}
         win = rng.choice(win_types)
         services.donne_create(
             partie=partie,
@@ -154,6 +160,8 @@ def build_partie(owner: User, spec: Spec, rng: random.Random) -> Partie:
         )
         donne = {"winner": winner, "win": win, "hands": hands, "rachat": {}}
         result = replay(spec.preset, names, [donne], config, lenient=True, after=state)
+        if any(p.player == victim for p in result.pending):
+            victim = None
         for pending in result.pending:
             crossings += 1
             # Every third crossing declines (eliminated), as long as three players stay.

@@ -1,16 +1,19 @@
 """One verdict on a name, whatever the way in (docs/rules.md R28): random names are seated at
 a table through the new-partie form, the import page's reader and service, a backup restore,
-``rami import``, ``rami score`` and the model's validator; each accepts them all or refuses
-them all with the same code, and the accepted ones are stored as the same name."""
+``rami import``, ``rami score``, a habitué's rename and the model's validator; each accepts
+them all or refuses them all with the same code, and the accepted ones are stored as the same
+name."""
 
 from __future__ import annotations
 
 import io
 import json
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.test import Client
@@ -120,6 +123,23 @@ def verdict_of_rami_score(name: str) -> tuple[str | None, list[str]]:
     return None, list(json.loads(output)["final"]["net"])
 
 
+def verdict_of_rename(name: str) -> tuple[str | None, list[str]]:
+    """The habitués page (issue 16): the third player's habitué renamed to ``name``, in an
+    account of its own (the other paths gave alice habitués of that name already)."""
+    owner = User.objects.create_user(f"renomme-{uuid.uuid4().hex}")
+    partie = services.partie_create(
+        owner=owner, name="Renommée", preset="classique", joueurs=[*TABLE, "Zed"]
+    )
+    try:
+        services.habitue_rename(habitue=partie.joueurs.get(seat=3).habitue, name=name)
+    except RamiError as err:
+        return err.code, []
+    finally:
+        seated = list(partie.joueurs.order_by("seat").values_list("name", flat=True))
+        owner.delete()
+    return None, seated
+
+
 def verdict_of_model(name: str) -> str | None:
     try:
         Joueur(name=stored_name(name) if isinstance(name, str) else name, seat=3).full_clean(
@@ -163,6 +183,8 @@ def test_a_name_gets_one_verdict_on_every_path(alice, name: str) -> None:
     for way, (code, seated) in verdicts.items():
         assert code == expected, (way, name)
         assert seated == ([] if code else stored), (way, name)
+    if expected != "joueurs_en_double":  # a rename onto a table-mate is the habitués' refusal
+        assert verdict_of_rename(name) == (expected, [] if expected else stored), name
     code, seated = verdict_of_rami_score(name)
     assert code == expected
     assert seated == ([] if code else [*TABLE, clean_name(name)])
