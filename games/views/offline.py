@@ -24,7 +24,10 @@ from django.views.decorators.http import require_GET
 SHELL = [
     "vendor/bootstrap/bootstrap.min.css",
     "css/ramiscore.css",
+    "css/table.css",
+    "js/theme.js",
     "js/ramiscore.js",
+    "js/table.js",
     "js/queue.js",
     "js/offline.js",
     "django_htmx/htmx-2.min.js",
