@@ -27,7 +27,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -40,6 +40,9 @@ USER = Limit("login-user", capacity=50, seconds=60 * 60)
 ADDRESS = Limit("login-address", capacity=20, seconds=60 * 60)
 DEVICE = Limit("login-device", capacity=5, seconds=15 * 60)
 # Accounts created from one address: 5, then one more every 12 minutes (10 an hour at most).
+# The old password of the password-change form is a password check too (issue 15's audit): a
+# stolen session must not become a way to guess it. Per account.
+OLD_PASSWORD = Limit("password-change-user", capacity=5, seconds=15 * 60)
 SIGNUP = Limit("signup-address", capacity=5, seconds=60 * 60)
 
 DEVICE_COOKIE = "rami_appareil"
@@ -137,3 +140,17 @@ class LoginForm(AuthenticationForm):
         refill(*checks.refilled)
         give_back(*checks.returned)
         return cleaned
+
+
+class GuardedPasswordChangeForm(PasswordChangeForm):
+    """Django's form, its old password checked at most 5 times wrong per account, then once
+    every 3 minutes; a right one refills the account's bucket."""
+
+    def clean_old_password(self):
+        bucket = OLD_PASSWORD.bucket(str(self.user.pk))
+        wait = take(bucket)
+        if wait:
+            raise ValidationError(too_many_message(wait), code="too_many")
+        old = super().clean_old_password()  # a wrong one raises: the token stays taken
+        refill(bucket)
+        return old

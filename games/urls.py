@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from games.login import GuardedPasswordChangeForm
 from games.views import (
     accounts,
     donnes,
@@ -24,7 +25,7 @@ urlpatterns = [
     path("comptes/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "comptes/mot-de-passe/",
-        auth_views.PasswordChangeView.as_view(),
+        auth_views.PasswordChangeView.as_view(form_class=GuardedPasswordChangeForm),
         name="password_change",
     ),
     path(

@@ -227,3 +227,30 @@ def test_sign_up_leaves_the_device_cookie(db) -> None:
         REMOTE_ADDR="203.0.113.14",
     )
     assert DEVICE_COOKIE in client.cookies
+
+
+def change_password(client: Client, old: str):
+    new = "un-nouveau-mot-de-passe-42"
+    data = {"old_password": old, "new_password1": new, "new_password2": new}
+    return client.post(reverse("password_change"), data)
+
+
+def test_a_stolen_session_cannot_guess_the_old_password(alice) -> None:
+    """The audit of issue 15: the password-change form checks a password too. Five wrong old
+    passwords per account, then one every 3 minutes; the right one is then not even checked."""
+    thief = Client()
+    thief.force_login(alice)
+    for _ in range(5):
+        wrong = change_password(thief, "devine")
+        assert wrong.status_code == 200
+        assert wrong.context["form"].errors["old_password"][0].startswith("Votre ancien mot")
+    refused = change_password(thief, RIGHT)
+    assert refused.status_code == 200
+    assert refused.context["form"].errors["old_password"] == [
+        "Trop d'essais : réessayez dans 3 minutes."
+    ]
+    assert trop(3) in refused.content.decode()  # beside the field it concerns
+    alice.refresh_from_db()
+    assert alice.check_password(RIGHT)
+    time_passes(3 * 60)
+    assert change_password(thief, RIGHT).status_code == 302  # the owner, three minutes later
