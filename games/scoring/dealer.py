@@ -40,6 +40,12 @@ def next_dealer(
     return None
 
 
+def can_deal(in_race: Sequence[str], name: str) -> bool:
+    """docs/rules.md "Le donneur": the dealer of a donne is one of the players it is dealt to
+    (one who left the partie neither plays nor deals)."""
+    return name in in_race
+
+
 def rematch_seat(seat: int, count: int) -> int:
     """The first dealer of a rematch: one seat on from the last partie's, round the table."""
     return seat % count + 1 if count else 1

@@ -17,6 +17,7 @@ from games.errors import PartieError
 from games.models import Donne, Hand, Joueur, Partie, Rachat
 from games.options import config_of
 from games.scoring import replay
+from games.scoring.dealer import can_deal
 from games.services.locked import (
     Change,
     change,
@@ -129,7 +130,7 @@ def _dealer(
     """docs/rules.md "Le donneur": the dealer the scorekeeper chose, or the next one."""
     if chosen is None:
         return dealer_of_next(partie, joueurs, in_race, number)
-    if chosen.partie_id != partie.pk or chosen.name not in in_race:
+    if chosen.partie_id != partie.pk or not can_deal(in_race, chosen.name):
         raise PartieError("donneur_invalide")
     return chosen
 

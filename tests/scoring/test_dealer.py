@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.scoring.dealer import first_dealer, next_dealer, rematch_seat
+from games.scoring.dealer import can_deal, first_dealer, next_dealer, rematch_seat
 
 TABLE = ["Anne", "Bruno", "Chloé", "David"]
 
@@ -53,3 +53,8 @@ def test_a_rematch_moves_the_first_dealer_one_seat_on(seat, count, expected) -> 
 
 def test_a_seat_past_the_table_is_the_first_seat() -> None:
     assert first_dealer(TABLE, 7) == "Anne"
+
+
+def test_only_a_player_en_course_deals() -> None:
+    assert can_deal(["Anne", "Chloé"], "Chloé")
+    assert not can_deal(["Anne", "Chloé"], "Bruno")  # Bruno left the partie
