@@ -27,6 +27,21 @@ def make_partie(
     )
 
 
+def partie_form(**fields: Any) -> dict[str, Any]:
+    """What the new-partie form posts: classique, no money, Anne and Bruno; ``fields`` change
+    any of it."""
+    return {
+        "preset": "classique",
+        "joueurs": ["Anne", "Bruno"],
+        "stake": "0",
+        "rachat_price": "0",
+        "point_value": "0",
+        "settlement": "gagnant",
+        "currency": "EUR",
+        **fields,
+    }
+
+
 def hand(cards: str = "", jokers: int = 0, points: int | None = None) -> dict[str, Any]:
     if points is not None:
         return {"points": points, "jokers": jokers}

@@ -34,7 +34,7 @@ from games.models import Donne, DonneResult, Hand, Joueur, Partie, PartieResult,
 from games.scoring import RamiError, replay
 from games.scoring.replay import MAX_DONNES
 from games.services.parties import MAX_PARTIES_PER_ACCOUNT
-from tests.factories import hand, make_partie, make_user, play
+from tests.factories import hand, make_partie, make_user, partie_form, play
 
 TOO_MANY_DONNES = (
     "Donne 1001 : Valeur hors limites pour « donnes » : une partie compte au plus 1000 donnes."
@@ -322,19 +322,7 @@ def test_the_new_partie_page_says_the_account_is_full(alice) -> None:
     fill(alice, MAX_PARTIES_PER_ACCOUNT)
     client = Client()
     client.force_login(alice)
-    response = client.post(
-        reverse("partie_new"),
-        {
-            "name": "Une de trop",
-            "preset": "classique",
-            "joueurs": ["Anne", "Bruno"],
-            "stake": "0",
-            "rachat_price": "0",
-            "point_value": "0",
-            "settlement": "gagnant",
-            "currency": "EUR",
-        },
-    )
+    response = client.post(reverse("partie_new"), partie_form(name="Une de trop"))
     assert response.context["form"].non_field_errors() == [ACCOUNT_FULL]
     assert Partie.objects.filter(owner=alice).count() == 2000
 

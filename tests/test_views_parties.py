@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Partie
-from tests.factories import hand, make_partie, make_user, play
+from tests.factories import hand, make_partie, make_user, partie_form, play
 
 pytestmark = pytest.mark.django_db
 
@@ -95,18 +95,7 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
 )
 def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:
     client.force_login(make_user("alice"))
-    response = client.post(
-        reverse("partie_new"),
-        {
-            "preset": "classique",
-            "joueurs": joueurs,
-            "stake": "0",
-            "rachat_price": "0",
-            "point_value": "0",
-            "settlement": "gagnant",
-            "currency": "EUR",
-        },
-    )
+    response = client.post(reverse("partie_new"), partie_form(joueurs=joueurs))
     assert response.status_code == 200
     assert message in response.context["form"].non_field_errors()
     assert not Partie.objects.exists()
@@ -114,19 +103,7 @@ def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:
 
 def test_a_partie_name_with_a_control_character_is_refused_next_to_it(client) -> None:
     client.force_login(make_user("alice"))
-    response = client.post(
-        reverse("partie_new"),
-        {
-            "name": "Mardi\u202e",
-            "preset": "classique",
-            "joueurs": ["Anne", "Bruno"],
-            "stake": "0",
-            "rachat_price": "0",
-            "point_value": "0",
-            "settlement": "gagnant",
-            "currency": "EUR",
-        },
-    )
+    response = client.post(reverse("partie_new"), partie_form(name="Mardi\u202e"))
     assert response.status_code == 200
     assert response.context["form"].errors["name"] == [
         "Le nom de la partie contient un caractère invisible ou de contrôle : retirez-le."

@@ -205,6 +205,27 @@ def _paths(players: Sequence[str], states: Sequence[DonneState]):
     return paths, drops, crosses
 
 
+def player_line(
+    index: int, player: str, points: list[tuple[float, float]], marked: list[tuple[float, float]]
+) -> PlayerLine:
+    """The line of the ``index``-th player, in his colour, dash and marker shape (the score
+    chart and the money chart of the statistics draw their players alike)."""
+    colour, dash, shape = COLOURS[index % 8], DASHES[index % 8], SHAPES[index % 8]
+    return PlayerLine(
+        player=player,
+        colour=colour,
+        dash=dash,
+        points=polyline(*points),
+        markers=[Marker(shape, colour, x, y) for x, y in marked],
+    )
+
+
+def legend_entry(index: int, player: str, x: float, y: float) -> LegendEntry:
+    """The ``index``-th player in the legend, at (x, y), as his line is drawn."""
+    colour, dash, shape = COLOURS[index % 8], DASHES[index % 8], SHAPES[index % 8]
+    return LegendEntry(player, colour, dash, x, y, Marker(shape, colour, x + 17, y))
+
+
 def _scale(values: list[int]) -> tuple[int, int, int]:
     """The score axis: round bounds around every value, and the step between gridlines."""
     low, high = min(values), max(values)
@@ -235,36 +256,20 @@ def score_chart(
     def y_of(score: int) -> float:
         return TOP + plot_h * (high - score) / (high - low)
 
-    def style(index: int) -> tuple[str, str, str]:
-        return COLOURS[index % 8], DASHES[index % 8], SHAPES[index % 8]
-
     # A marker every few donnes, so that a long partie does not turn into a smear of shapes.
     every = max(1, math.ceil(count / 12))
     lines = []
     for index, player in enumerate(players):
-        colour, dash, shape = style(index)
         path = paths[player]
         last = path[-1][0]
-        lines.append(
-            PlayerLine(
-                player=player,
-                colour=colour,
-                dash=dash,
-                points=polyline(*((x_of(d), y_of(s)) for d, s in path)),
-                markers=[
-                    Marker(shape, colour, x_of(d), y_of(s))
-                    for d, s in path[1:]
-                    if d % every == 0 or d == last
-                ],
-            )
-        )
+        marked = [(x_of(d), y_of(s)) for d, s in path[1:] if d % every == 0 or d == last]
+        lines.append(player_line(index, player, [(x_of(d), y_of(s)) for d, s in path], marked))
     # Legend: four players a row, then the rachat and elimination symbols.
     base = HEIGHT + 4
     legend = []
     for index, player in enumerate(players):
-        colour, dash, shape = style(index)
         x, y = LEFT + (index % 4) * LEGEND_COLUMN, base + (index // 4) * LEGEND_ROW
-        legend.append(LegendEntry(player, colour, dash, x, y, Marker(shape, colour, x + 17, y)))
+        legend.append(legend_entry(index, player, x, y))
     symbols_x = LEFT + 4 * LEGEND_COLUMN - 30
     context = {
         "title": _("Courbe des scores"),

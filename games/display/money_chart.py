@@ -1,6 +1,6 @@
 """The money chart of the Statistiques page: each habitué's money won and lost over the
 account's finished parties, added up party after party, as an SVG drawn on the server like
-the score chart (games/display/chart.py, whose colours, dashes and markers it shares)."""
+the score chart (games/display/chart.py: the same lines, markers and legend)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.centimes import from_centimes
-from games.display.chart import (
-    COLOURS,
-    DASHES,
-    LEGEND_ROW,
-    SHAPES,
-    LegendEntry,
-    Marker,
-    PlayerLine,
-    Tick,
-    nice_step,
-    polyline,
-    tenth,
-)
+from games.display.chart import LEGEND_ROW, Tick, legend_entry, nice_step, player_line, tenth
 from games.display.numbers import format_money
 from games.replays import Stored
 
@@ -91,23 +79,12 @@ def money_chart(series: Sequence[Series], currency: str) -> SafeString:
     legend = []
     base = HEIGHT + 4
     for index, one in enumerate(series):
-        colour, dash, shape = COLOURS[index % 8], DASHES[index % 8], SHAPES[index % 8]
-        lines.append(
-            PlayerLine(
-                player=one.name,
-                colour=colour,
-                dash=dash,
-                points=polyline(*((x_of(i), y_of(v)) for i, v in enumerate(one.values))),
-                markers=[
-                    Marker(shape, colour, x_of(i), y_of(v))
-                    for i, v in enumerate(one.values)
-                    if i and (i % every == 0 or i == count)
-                ],
-            )
-        )
+        points = [(x_of(i), y_of(v)) for i, v in enumerate(one.values)]
+        marked = [p for i, p in enumerate(points) if i and (i % every == 0 or i == count)]
+        lines.append(player_line(index, one.name, points, marked))
         x = 8 + (index % PER_ROW) * LEGEND_COLUMN
         y = base + (index // PER_ROW) * LEGEND_ROW
-        legend.append(LegendEntry(one.name, colour, dash, x, y, Marker(shape, colour, x + 17, y)))
+        legend.append(legend_entry(index, one.name, x, y))
     context = {
         "title": _("Argent gagné et perdu, partie après partie"),
         "width": WIDTH,

@@ -42,6 +42,23 @@ def _posted_form(
     return DonneForm.from_donne(marque, donne, request.POST), marque
 
 
+def _record(partie: Partie, form: DonneForm) -> services.DonneRecorded:
+    """A valid donne form to the service, from the page or from the offline queue. A donne the
+    queue typed behind another one names it (``apres``) instead of a state."""
+    data = form.cleaned_data
+    return services.donne_create(
+        partie=partie,
+        winner=data["winner_joueur"],
+        win=data["win"],
+        hands=data["hands"],
+        idempotency_key=data["cle"],
+        etat=None if data["apres"] else data["etat"] or None,
+        after_key=data["apres"],
+        players=form.joueurs,
+        dealer=data["dealer_joueur"],
+    )
+
+
 @login_required
 @require_POST
 def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
@@ -51,15 +68,7 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
     form, marque = _posted_form(request, partie)
     if form.is_valid():
         try:
-            recorded = services.donne_create(
-                partie=partie,
-                winner=form.cleaned_data["winner_joueur"],
-                win=form.cleaned_data["win"],
-                hands=form.cleaned_data["hands"],
-                idempotency_key=form.cleaned_data["cle"],
-                etat=form.cleaned_data["etat"] or None,
-                dealer=form.cleaned_data["dealer_joueur"],
-            )
+            recorded = _record(partie, form)
         except RamiError as err:
             marque = load_marque(partie)
             if err.code == "etat_perime":
@@ -97,19 +106,8 @@ def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
         # The hidden fields (a mangled key or state) are not in the summary: never say nothing.
         lines = lines or " ".join(str(e) for errors in form.errors.values() for e in errors)
         return JsonResponse({"ok": False, "code": "formulaire", "message": lines}, status=422)
-    data = form.cleaned_data
     try:
-        recorded = services.donne_create(
-            partie=partie,
-            winner=data["winner_joueur"],
-            win=data["win"],
-            hands=data["hands"],
-            idempotency_key=data["cle"],
-            etat=None if data["apres"] else data["etat"] or None,
-            after_key=data["apres"],
-            players=form.joueurs,
-            dealer=data["dealer_joueur"],
-        )
+        recorded = _record(partie, form)
     except RamiError as err:
         wait = err.code == "decision_en_attente"
         answer = {"ok": False, "code": err.code, "message": translated(err), "wait": wait}

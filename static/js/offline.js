@@ -240,11 +240,9 @@
     const item = await Q.take(cle);
     if (!item) return;
     // Onto the fresh marque first (it changed: that is why it was refused), when online.
-    if (window.htmx) {
-      try {
-        await htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
-      } catch (error) { /* offline: onto the form as it is */ }
-    }
+    try {
+      await freshMarque();
+    } catch (error) { /* offline: onto the form as it is */ }
     await refresh();
     const form = await readyForm();
     if (!form) return;
@@ -350,21 +348,29 @@
       return;
     }
     if (!failed) body.dataset.served = "network";
-    const partie = currentPartie();
     // Sent, or refused (another phone wrote): the marque as the server has it now.
-    if (answered) {
-      // The fresh marque from the server; then the worker keeps it for offline.
-      const sentNow = (await Q.items(account, partie)).length;
-      counts[partie] = sentNow;
-      if (window.htmx) {
-        htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
-        return;
-      }
+    // (The swap draws the rows again; then the worker keeps the page for offline.)
+    if (answered && window.htmx) {
+      freshMarque();
+      return;
     }
     await refresh();
   }
 
   // -- the connection back -----------------------------------------------------------------
+
+  // The partie's body as the server has it now (htmx swaps it; offline.js draws the rows anew).
+  function freshMarque() {
+    if (!window.htmx) return Promise.resolve();
+    return htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
+  }
+
+  // A donne being typed: a winner chosen, points or cards written.
+  function typing() {
+    const form = document.getElementById("donne-form");
+    return Boolean(form) && Array.from(form.querySelectorAll(".points-input, .cards-input, input[name=winner]"))
+      .some(function (el) { return el.type === "radio" ? el.checked : el.value.trim(); });
+  }
 
   // A page shown from the phone's copy, once the server answers again: no more "hors ligne",
   // and the marque as it now is (unless a donne is being typed: it goes out on its own).
@@ -373,11 +379,8 @@
     stillOffline = false;
     const wasKept = body.dataset.served === "cache";
     body.dataset.served = "network";
-    const form = document.getElementById("donne-form");
-    const typing = form && Array.from(form.querySelectorAll(".points-input, .cards-input, input[name=winner]"))
-      .some(function (el) { return el.type === "radio" ? el.checked : el.value.trim(); });
-    if (wasKept && partieBody() && window.htmx && !typing) {
-      htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
+    if (wasKept && partieBody() && window.htmx && !typing()) {
+      freshMarque();
       return;
     }
     await showBanner();

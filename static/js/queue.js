@@ -125,17 +125,20 @@
       const result = { sent: 0, keys: [], refused: 0, waiting: false, login: null, offline: false, parties: [] };
       let csrf = hint.csrf;
       let account = hint.account;
-      if (!account) {
-        // The worker (Background Sync) asks the server who is logged in.
-        try {
-          const token = await freshToken();
-          if (token.login) { result.login = token.login; return result; }
-          csrf = token.csrf;
-          account = token.account;
-        } catch (error) {
-          result.offline = true;
-          return result;
-        }
+      // A token from the server (the worker has none; a page's may be stale), and who is
+      // logged in; false when the session expired (result.login says where to log in).
+      async function renew() {
+        const token = await freshToken();
+        result.login = token.login || null;
+        csrf = token.csrf;
+        account = account || token.account;
+        return !token.login;
+      }
+      try {
+        if (!account && !(await renew())) return result;
+      } catch (error) {
+        result.offline = true;
+        return result;
       }
       const all = await items(account);
       if (!all.some(function (item) { return item.state === "waiting"; })) return result;
@@ -147,11 +150,7 @@
         let response = null;
         for (let attempt = 0; attempt < 2 && !response; attempt += 1) {
           try {
-            if (!csrf) {
-              const token = await freshToken();
-              if (token.login) { result.login = token.login; return result; }
-              csrf = token.csrf;
-            }
+            if (!csrf && !(await renew())) return result;
             response = await post(item, csrf);
           } catch (error) {
             result.offline = true;

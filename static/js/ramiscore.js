@@ -156,27 +156,36 @@
     }, 0);
   }
 
+  // A line of the form's status area: its words and a button per action ([label, what it
+  // does, its classes]); a button takes the line away.
+  function statusLine(form, className, text, actions) {
+    const status = form.querySelector("#donne-status");
+    const box = document.createElement("div");
+    box.className = className + " alert py-2 px-3 small mb-2 d-flex flex-wrap align-items-center gap-2";
+    const words = document.createElement("span");
+    words.className = "flex-grow-1";
+    words.textContent = text;
+    box.appendChild(words);
+    actions.forEach(function (action) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn btn-sm " + action[2];
+      button.textContent = action[0];
+      button.addEventListener("click", function () { box.remove(); action[1](); });
+      box.appendChild(button);
+    });
+    status.appendChild(box);
+    return box;
+  }
+
   function say(form, text, retry) {
     const status = form.querySelector("#donne-status");
     if (!status) return;
     status.querySelectorAll(".failure").forEach(function (old) { old.remove(); });
     if (!text) return;
-    const box = document.createElement("div");
-    box.className = "failure alert alert-danger py-2 px-3 small mb-2 d-flex align-items-center gap-2";
-    const words = document.createElement("span");
-    words.className = "flex-grow-1";
-    words.textContent = text;
-    box.appendChild(words);
-    if (retry) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "btn btn-danger btn-sm retry";
-      button.textContent = form.dataset.retry;
-      // The same form, so the same idempotency key: a retry never records twice.
-      button.addEventListener("click", function () { form.requestSubmit(); });
-      box.appendChild(button);
-    }
-    status.appendChild(box);
+    // The same form, so the same idempotency key: a retry never records twice.
+    const again = [form.dataset.retry, function () { form.requestSubmit(); }, "btn-danger retry"];
+    const box = statusLine(form, "failure alert-danger", text, retry ? [again] : []);
     box.scrollIntoView({ block: "center" });
   }
 
@@ -256,22 +265,7 @@
       form.dispatchEvent(new Event("change", { bubbles: true }));  // the live counts
     }
     function notice(text, actions) {
-      const status = form.querySelector("#donne-status");
-      const box = document.createElement("div");
-      box.className = "draft-notice alert alert-info py-2 px-3 small mb-2 d-flex flex-wrap align-items-center gap-2";
-      const words = document.createElement("span");
-      words.className = "flex-grow-1";
-      words.textContent = text;
-      box.appendChild(words);
-      actions.forEach(function (action) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "btn btn-sm " + action[2];
-        button.textContent = action[0];
-        button.addEventListener("click", function () { box.remove(); action[1](); });
-        box.appendChild(button);
-      });
-      status.appendChild(box);
+      statusLine(form, "draft-notice alert-info", text, actions);
     }
     function clear() {
       localStorage.removeItem(key);
