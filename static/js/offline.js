@@ -71,10 +71,11 @@
     if (isOffline()) {
       const at = body.dataset.served === "cache" ? seenAt() : "";
       lines.push(at ? fill(words("offlineSince"), { time: at }) : words("offline"));
-      if (stillOffline && mine.length) lines.push(words("stillOffline"));
     }
     if (mine.length) {
       lines.push(fill(mine.length === 1 ? words("one") : words("many"), { n: mine.length }));
+      // After the count, which names what "elles" are.
+      if (stillOffline && isOffline()) lines.push(words("stillOffline"));
     }
     banner.replaceChildren();
     const text = document.createElement("span");
