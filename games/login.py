@@ -2,9 +2,11 @@
 an owner out (OWASP ASVS 2.2.1, and OWASP's "device cookies").
 
 Every limit is a token bucket in the database (games/throttle.py): the same for every worker
-and every server. A username is counted as Django logs it in: NFKC-normalised
+and every server. A username is counted under its key (games/usernames.py): NFKC-normalised
 (``AbstractBaseUser.normalize_username``, which ``UsernameField`` applies), then case-folded,
-so that ``ｃarol`` (full-width c) and ``Carol`` share ``carol``'s counters.
+so that ``ｃarol`` (full-width c) and ``Carol`` share ``carol``'s counters. One account only
+has a key, so no one can refill another account's counters by logging into his own; a name
+that names an account is counted under that account's stored key.
 
 From a browser it does not know, a username may have:
 - 5 failures from one address, then one more every 3 minutes (``USER_ADDRESS``);
@@ -12,8 +14,9 @@ From a browser it does not know, a username may have:
   (``USER``: a bucket of 50 that refills in an hour);
 and an address 20 failures whatever the usernames, then one more every 3 minutes.
 
-A browser where the owner logged in before holds a signed device cookie naming the username.
-It is counted on its own (5 failures, then one every 3 minutes, for that cookie alone) and
+A browser where the owner logged in before holds a signed device cookie naming the account by
+its id (never by its typed name: a header is Latin-1, and a name is not the account). It is
+counted on its own (5 failures, then one every 3 minutes, for that cookie alone) and
 never by the counters above: whoever hammers the account from elsewhere cannot lock its
 owner out. The right password clears the failures of that username from that address (or of
 that device cookie), gives back its token to the address, and leaves the per-username count
@@ -34,6 +37,9 @@ from django.urls import reverse
 from django.utils.translation import ngettext
 
 from games.throttle import Bucket, Limit, give_back, minutes, refill, take
+from games.usernames import account_named, counter_key, username_key
+
+__all__ = ["username_key"]  # the counters' key, also games.usernames'
 
 USER_ADDRESS = Limit("login-user-address", capacity=5, seconds=15 * 60)
 USER = Limit("login-user", capacity=50, seconds=60 * 60)
@@ -46,13 +52,10 @@ OLD_PASSWORD = Limit("password-change-user", capacity=5, seconds=15 * 60)
 SIGNUP = Limit("signup-address", capacity=5, seconds=60 * 60)
 
 DEVICE_COOKIE = "rami_appareil"
-DEVICE_SALT = "ramiscore.login.device"
+# The cookies that named a username (before it named the account's id) are not read: a new
+# salt, so the old values cannot be taken for ids.
+DEVICE_SALT = "ramiscore.login.device.account"
 DEVICE_AGE = timedelta(days=365)
-
-
-def username_key(username: str) -> str:
-    """The username as Django logs it in, then case-folded: one counter for every spelling."""
-    return AbstractBaseUser.normalize_username(username).casefold()
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -68,20 +71,24 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
-def known_device(request: HttpRequest, key: str) -> str | None:
-    """The device cookie's own id when this browser logged in as ``key`` before."""
+def known_device(request: HttpRequest, account: AbstractBaseUser | None) -> str | None:
+    """The device cookie's own id when this browser logged in to ``account`` before: a cookie
+    speaks only for the account it was issued to."""
+    if account is None:
+        return None
     value = request.get_signed_cookie(
         DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=DEVICE_AGE
     )
     if value is None:
         return None
     device, _sep, who = value.partition(":")
-    return device if device and who == key else None
+    return device if device and who == str(account.pk) else None
 
 
-def remember_device(response: HttpResponse, username: str) -> None:
-    """After a successful login or sign-up: this browser is the owner's from now on."""
-    value = f"{secrets.token_urlsafe(16)}:{username_key(username)}"
+def remember_device(response: HttpResponse, user: AbstractBaseUser) -> None:
+    """After a successful login or sign-up: this browser is the owner's from now on. The value
+    is ASCII whatever the username (a random id and the account's id)."""
+    value = f"{secrets.token_urlsafe(16)}:{user.pk}"
     response.set_signed_cookie(
         DEVICE_COOKIE,
         value,
@@ -106,8 +113,9 @@ class Checks:
 
 
 def login_checks(request: HttpRequest, username: str) -> Checks:
-    key = username_key(username)
-    device = known_device(request, key)
+    account = account_named(username)
+    key = counter_key(username, account)
+    device = known_device(request, account)
     if device:
         mine = DEVICE.bucket(device)
         return Checks([mine], [mine], [])

@@ -246,3 +246,24 @@ class TokenBucket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.tokens:.2f}"
+
+
+class UsernameKey(models.Model):
+    """The key of an account's username (NFKC, then case-folded: games/usernames.py), unique:
+    one account per key, whatever the spelling. Kept by a post_save signal of the user model
+    (games/apps.py), so that every path that creates or renames an account keeps it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="username_key",
+    )
+    # Text: NFKC and case folding may lengthen a name (ß gives ss).
+    key = models.TextField(unique=True)
+    # Shared its key with an older account before keys were unique (migration
+    # 0012_username_keys): its key is followed by " #<id>" (games/usernames.py flagged_key).
+    flagged = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return self.key

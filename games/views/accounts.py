@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -12,6 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from games.login import SIGNUP, LoginForm, client_ip, remember_device
+from games.services.accounts import SignupForm, create_account
 from games.throttle import minutes, take
 
 
@@ -20,7 +20,7 @@ class LoginView(auth_views.LoginView):
 
     def form_valid(self, form: LoginForm) -> HttpResponse:
         response = super().form_valid(form)
-        remember_device(response, form.get_user().get_username())
+        remember_device(response, form.get_user())
         return response
 
     def form_invalid(self, form: LoginForm) -> HttpResponse:
@@ -32,16 +32,19 @@ class LoginView(auth_views.LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         # Counted per address, only for an account about to be created: a typo costs nothing.
         wait = take(SIGNUP.bucket(client_ip(request)))
         if not wait:
-            user = form.save()
+            user = create_account(form)
+            if user is None:
+                # The name was taken meanwhile: the form says so next to the field.
+                return render(request, "registration/signup.html", {"form": form})
             login(request, user)
             response = redirect("partie_new")
-            remember_device(response, user.get_username())
+            remember_device(response, user)
             return response
         n = minutes(wait)
         message = ngettext(

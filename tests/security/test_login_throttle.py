@@ -133,8 +133,9 @@ def test_a_login_leaves_a_signed_device_cookie(alice) -> None:
     request = RequestFactory().get("/")
     request.COOKIES[DEVICE_COOKIE] = cookie.value
     device, _sep, who = request.get_signed_cookie(DEVICE_COOKIE, salt=DEVICE_SALT).partition(":")
-    assert who == "alice" and len(device) >= 20
-    request.COOKIES[DEVICE_COOKIE] = cookie.value.replace(":alice:", ":bob:")
+    # The account by its id, never by its name (games/usernames.py).
+    assert who == str(alice.pk) and len(device) >= 20
+    request.COOKIES[DEVICE_COOKIE] = cookie.value.replace(f":{alice.pk}:", f":{alice.pk + 1}:")
     with pytest.raises(signing.BadSignature):
         request.get_signed_cookie(DEVICE_COOKIE, salt=DEVICE_SALT)
 
@@ -169,7 +170,7 @@ def test_a_forged_device_cookie_is_ignored(alice) -> None:
     for n in range(50):
         attempt("alice", "pas-le-bon", f"10.4.0.{n}")
     forger = Client()
-    forger.cookies[DEVICE_COOKIE] = "abc:alice"
+    forger.cookies[DEVICE_COOKIE] = f"abc:{alice.pk}"
     assert attempt("alice", RIGHT, "198.51.100.55", forger).status_code == 429
 
 

@@ -6,8 +6,9 @@ visitor's address is the X-Forwarded-For the test writes (tests/security/server_
 only makes passwords quick to check).
 
 The visitors alternate between the servers; the counters must not care. Cast: dora, erin,
-frank and gina have accounts (password "cartes-sur-table"); the guessers come from 10.x
-addresses."""
+frank, gina and vanessa have accounts (password "cartes-sur-table"), and so has vaneßa, an
+account created before usernames were compared by key (as migration 0012 leaves it: flagged,
+its key vanessa's followed by its id); the guessers come from 10.x addresses."""
 
 from __future__ import annotations
 
@@ -29,7 +30,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RIGHT = "cartes-sur-table"
 GUNICORN = Path(sys.executable).parent / "gunicorn"
-USERS = ("dora", "erin", "frank", "gina")
+USERS = ("dora", "erin", "frank", "gina", "vanessa")
+# An account that shared vanessa's key before keys were unique (games/usernames.py).
+LEGACY = f"""
+from django.contrib.auth.models import User
+from games.models import UsernameKey
+user = User.objects.create_user("legacy", password={RIGHT!r})
+User.objects.filter(pk=user.pk).update(username="vaneßa")
+UsernameKey.objects.filter(user=user).update(key=f"vanessa #{{user.pk}}", flagged=True)
+"""
 
 
 def free_port() -> int:
@@ -58,6 +67,7 @@ class Browser:
         conn.request(method, path, body=body, headers=headers)
         response = conn.getresponse()
         text = response.read().decode()
+        self.last_set_cookies = response.headers.get_all("Set-Cookie") or []
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 if morsel["max-age"] == "0":
@@ -142,6 +152,7 @@ def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
         f"User.objects.create_user({name!r}, password={RIGHT!r})" for name in USERS
     )
     manage(env, "shell", "-c", create)
+    manage(env, "shell", "-c", LEGACY)
     ports = (free_port(), free_port())
     processes = [
         subprocess.Popen(
@@ -236,3 +247,61 @@ def test_sign_up_is_limited_per_address_across_both_servers(servers) -> None:
     )
     assert status == 429
     assert "Trop de comptes créés depuis cette adresse : réessayez dans 12 minutes." in page
+
+
+def sign_up(browser: Browser, port: int, username: str) -> tuple[int, str]:
+    password = "un-long-mot-de-passe-42"
+    return browser.post_form(
+        port,
+        "/comptes/inscription/",
+        {"username": username, "password1": password, "password2": password},
+    )
+
+
+def test_a_name_colliding_with_an_account_is_refused_at_sign_up(servers) -> None:
+    for n, name in enumerate(("vaneßa", "VANESSA", "ｖanessa")):
+        status, page = sign_up(Browser("10.6.0.1"), servers[n % 2], name)
+        assert status == 200, name
+        assert "Ce nom d&#x27;utilisateur est déjà pris" in page, name
+
+
+def test_a_colliding_account_no_longer_refills_the_victims_counter(servers) -> None:
+    """The attack of a colliding name: four guesses at vanessa's password, then a login into
+    one's own account vaneßa (same key before) with its own password, in one browser, again
+    and again. It got 48 checks in 79 s, never refused; now five, the sixth is refused."""
+    attacker = Browser("10.6.1.1")
+    checks, refused_at = 0, None
+    for round_ in range(4):
+        for _ in range(4):
+            status = attacker.login(servers[checks % 2], "vanessa", "pas-le-bon")
+            if status == 429:
+                refused_at = checks
+                break
+            assert status == 200
+            checks += 1
+        if refused_at is not None:
+            break
+        assert attacker.login(servers[round_ % 2], "vaneßa", RIGHT) == 302
+        # His device cookie is for his account, by its id: ASCII, and not vanessa's.
+        assert attacker.cookies["rami_appareil"].isascii()
+        attacker.cookies.pop("sessionid")
+    assert refused_at == 5
+    assert attacker.login(servers[0], "vanessa", RIGHT) == 429
+    # vanessa herself, from her own address, is not locked out.
+    assert Browser("10.6.1.2").login(servers[1], "vanessa", RIGHT) == 302
+
+
+@pytest.mark.parametrize("username", ["саrol", "ırene", "İrene"])
+def test_a_non_latin_username_signs_up_and_logs_in(servers, username) -> None:
+    # The device cookie used to carry the typed name: gunicorn refused the non-Latin-1 header
+    # with a 400 and an empty body.
+    phone = Browser(f"10.7.0.{len(username.encode())}")
+    status, _page = sign_up(phone, servers[0], username)
+    assert status == 302
+    assert all(h.isascii() for h in phone.last_set_cookies)
+    phone.cookies.pop("sessionid")
+    assert phone.login(servers[1], username, "un-long-mot-de-passe-42") == 302
+    status, page = phone.request(servers[0], "GET", "/")
+    assert status == 200 and username in page
+    # A new browser too (no device cookie).
+    assert Browser("10.7.1.1").login(servers[1], username, "un-long-mot-de-passe-42") == 302
