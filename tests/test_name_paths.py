@@ -162,6 +162,10 @@ def verdict_of_model(name: str) -> str | None:
 @example(name="  " + "x" * 30 + " ")  # 30 once trimmed
 @example(name='=HYPERLINK("//e.vil","x")')
 @example(name="\U0001f468\u200d\U0001f469")
+@example(name="\u0410nne")  # a Cyrillic А: looks like Anne, who sits at the table
+@example(name="\uff21nne")  # a full-width Ａ
+@example(name="Anne\u200d")
+@example(name="Bruno\u200c")
 def test_a_name_gets_one_verdict_on_every_path(alice, name: str) -> None:
     assume(name.strip())  # an empty row of the form is a free seat, not a player
     expected = verdict_of_engine(name)
@@ -183,10 +187,36 @@ def test_a_name_gets_one_verdict_on_every_path(alice, name: str) -> None:
     for way, (code, seated) in verdicts.items():
         assert code == expected, (way, name)
         assert seated == ([] if code else stored), (way, name)
-    if expected != "joueurs_en_double":  # a rename onto a table-mate is the habitués' refusal
+    if expected == "joueurs_semblables":
+        # A look-alike of a table-mate: refused, by the engine's own check or, when the two
+        # are one habitué already (Ａnne is Anne there), by the habitués'.
+        assert verdict_of_rename(name) in [(expected, []), ("habitue_existe", [])], name
+    elif expected != "joueurs_en_double":  # a rename onto a table-mate: the habitués' refusal
         assert verdict_of_rename(name) == (expected, [] if expected else stored), name
     code, seated = verdict_of_rami_score(name)
     assert code == expected
     assert seated == ([] if code else [*TABLE, clean_name(name)])
     # The model's validator asks the same question of the name alone.
     assert verdict_of_model(name) == (name_problem(name).code if name_problem(name) else None)
+
+
+def test_the_migration_renames_a_look_alike_already_seated(alice) -> None:
+    """Before look-alikes were refused (docs/rules.md R28), a table could seat "Anne" and a
+    Cyrillic "Аnne"; migration 0013 gives the later seat a number, and the partie replays."""
+    import importlib
+
+    from django.apps import apps
+
+    from games import replays
+
+    rename = importlib.import_module("games.migrations.0013_look_alike_joueurs").rename
+    partie = services.partie_create(
+        owner=alice, name="Ancienne", preset="classique", joueurs=["Anne", "Bruno", "Zed", "Léa"]
+    )
+    Joueur.objects.filter(partie=partie, seat=3).update(name="\u0410nne")
+    Joueur.objects.filter(partie=partie, seat=4).update(name="Anne\u200d")
+    rename(apps, None)
+    names = list(partie.joueurs.order_by("seat").values_list("name", flat=True))
+    assert names == ["Anne", "Bruno", "\u0410nne 2", "Anne\u200d 3"]
+    _data, result, _summary = replays.rebuild(partie)
+    assert result.players == names

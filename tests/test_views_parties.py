@@ -91,6 +91,11 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
             ["A", "B", "C", "D", "E", "F", "G"],
             "Ce jeu se joue de 2 à 6 joueurs ; la table en compte 7.",
         ),
+        (
+            ["Anne", "\u0410nne"],  # a Cyrillic А (docs/rules.md R28, look-alikes)
+            "« Anne » et « \u0410nne » se ressemblent trop pour être deux joueurs de la même "
+            "table (U+0410 CYRILLIC CAPITAL LETTER A) : écrivez-les autrement.",
+        ),
     ],
 )
 def test_a_new_partie_refuses_bad_tables(client, joueurs, message) -> None:

@@ -51,6 +51,11 @@ MESSAGES: dict[str, str] = {
         "Ce jeu se joue de %(min)s à %(max)s joueurs ; la table en compte %(count)s."
     ),
     "joueurs_en_double": N_("Le joueur %(player)s apparaît deux fois à la table."),
+    # docs/rules.md R28: two names that cannot be told apart at a glance (same skeleton).
+    "joueurs_semblables": N_(
+        "« %(player)s » et « %(other)s » se ressemblent trop pour être deux joueurs de la "
+        "même table (%(char)s) : écrivez-les autrement."
+    ),
     # docs/rules.md R28: one code for every refused name; ``detail`` says what is wrong.
     "nom_invalide": N_("Nom de joueur refusé : %(detail)s."),
     "joueur_inconnu": N_("%(player)s ne joue pas à cette table."),

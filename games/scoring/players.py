@@ -18,6 +18,35 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
 _JOINERS = frozenset({"\u200c", "\u200d"})
 _SHOWN = 32  # how much of a refused name a message repeats
 
+# docs/rules.md R28, look-alike names: the letters of other scripts that a marque shows as a
+# Latin letter (after Unicode TR39's confusables, restricted to Cyrillic and Greek letters
+# that look the same in common fonts), written as the Latin letter.
+_LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic capitals, then small letters.
+        **dict(zip("АВСЕНІЈКМОРЅТХУҮԚԜӀ", "ABCEHIJKMOPSTXYYQWI", strict=True)),
+        **dict(zip("асеһіјорѕхуԁԛԝӏ", "acehijopsxydqwl", strict=True)),
+        # Greek capitals, then small letters.
+        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹͿ", "ABEZHIKMNOPTYXCJ", strict=True)),
+        **dict(zip("αογνριϲϳ", "aoyvpicj", strict=True)),
+    }
+)
+# Unicode's default-ignorable code points: drawn as nothing (the joiners, the zero-width
+# space, the variation selectors, the Hangul fillers ...), so "Anne" and "Anne" + U+200D look
+# the same.
+_IGNORABLE = [
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+]  # fmt: skip
+
+
+def _ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
 
 def clean_name(name: str) -> str:
     """docs/rules.md R28: the player's name is the name given, without surrounding white
@@ -44,6 +73,30 @@ def person_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(bare.casefold().split())
+
+
+def skeleton(name: str) -> str:
+    """docs/rules.md R28: what a name looks like on the marque, after Unicode TR39's
+    confusable skeleton, simplified: compatibility forms as their plain letter (NFKD: a
+    full-width Ａ is A), the invisible characters removed, the Cyrillic and Greek letters that
+    look Latin written as the Latin letter, case folded, runs of white space as one space
+    (a page shows them so). Accents stay: "Zoé" and "Zoe" may sit at one table. Two names of
+    one table with the same skeleton are refused (``joueurs_semblables``)."""
+    text = "".join(c for c in unicodedata.normalize("NFKD", name) if not _ignorable(c))
+    # Before and after case folding: an upper-case Cyrillic letter may look Latin where its
+    # small letter does not (Ү and Y), and the other way round.
+    text = text.translate(_LOOK_ALIKES).casefold().translate(_LOOK_ALIKES)
+    return " ".join(unicodedata.normalize("NFD", text).split())
+
+
+def _first_difference(name: str, other: str) -> str:
+    """The first character where two look-alike names differ, as a message names it."""
+    a, b = unicodedata.normalize("NFC", name), unicodedata.normalize("NFC", other)
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            return f"U+{ord(y):04X} {unicodedata.name(y, '?')}"
+    extra = b[len(a) :] or a[len(b) :]
+    return f"U+{ord(extra[0]):04X} {unicodedata.name(extra[0], '?')}" if extra else ""
 
 
 def _refused(char: str) -> bool:
@@ -104,13 +157,25 @@ def player_problems(preset: Preset, players: list[Any]) -> list[RamiError]:
     """Every reason this table cannot be seated, in the order a player reads the form."""
     problems = [p for p in (name_problem(player) for player in players) if p is not None]
     seen: set[str] = set()
+    looks: dict[str, str] = {}  # skeleton: the first name that looks so
     for player in players:
         if not isinstance(player, str) or name_problem(player) is not None:
             continue
-        key = name_key(player)
+        key, look = name_key(player), skeleton(player)
         if key in seen:
             problems.append(RamiError("joueurs_en_double", player=clean_name(player)))
+        elif look in looks:
+            first = looks[look]
+            problems.append(
+                RamiError(
+                    "joueurs_semblables",
+                    player=shown(clean_name(first)),
+                    other=shown(clean_name(player)),
+                    char=_first_difference(clean_name(first), clean_name(player)),
+                )
+            )
         seen.add(key)
+        looks.setdefault(look, player)
     try:
         check_count(preset, len(players))
     except RamiError as err:

@@ -62,7 +62,8 @@ def _check_name(name: str) -> str:
 
 
 def _renamed_in(joueurs: list[Joueur], name: str) -> None:
-    """Refuse a name another player of the same partie already has (docs/rules.md R28)."""
+    """Refuse a name another player of the same partie already has, or one that looks the
+    same (docs/rules.md R28)."""
     parties = {j.partie_id: j.partie for j in joueurs}
     moving = {j.pk for j in joueurs}
     seated: dict[int, list[str]] = {}
@@ -72,6 +73,10 @@ def _renamed_in(joueurs: list[Joueur], name: str) -> None:
         problems = player_problems(get_preset(partie.preset), [*seated.get(pk, []), name])
         if any(p.code == "joueurs_en_double" for p in problems):
             raise PartieError("habitue_nom_pris", player=name, partie=partie.name)
+        # A look-alike of a table-mate: the engine's message names both.
+        look_alike = next((p for p in problems if p.code == "joueurs_semblables"), None)
+        if look_alike is not None:
+            raise look_alike
 
 
 def _follow(joueurs: list[Joueur], habitue: Habitue) -> None:

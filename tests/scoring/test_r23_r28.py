@@ -263,6 +263,50 @@ def test_the_stored_name_is_trimmed_and_nfc() -> None:
     assert unicodedata.is_normalized("NFC", stored_name("A\u030a"))
 
 
+@pytest.mark.parametrize(
+    ("players", "char"),
+    [
+        (["Anne", "\u0410nne"], "U+0410 CYRILLIC CAPITAL LETTER A"),
+        (["Anne", "\uff21nne"], "U+FF21 FULLWIDTH LATIN CAPITAL LETTER A"),
+        (["Anne", "Anne\u200d"], "U+200D ZERO WIDTH JOINER"),
+        (["Anne", "An\u200cne"], "U+200C ZERO WIDTH NON-JOINER"),
+        (["OLGA", "\u039fLGA"], "U+039F GREEK CAPITAL LETTER OMICRON"),
+        (["anne", "\u0430nne"], "U+0430 CYRILLIC SMALL LETTER A"),
+        (["ANNE", "\u0430nne"], "U+0430 CYRILLIC SMALL LETTER A"),  # and case folded
+        (["Pavel", "\u0420\u0430vel"], "U+0420 CYRILLIC CAPITAL LETTER ER"),
+        (["Anne Marie", "Anne  Marie"], "U+0020 SPACE"),
+    ],
+)
+def test_names_that_look_the_same_are_refused_naming_both(players, char: str) -> None:
+    err = refusal("classique", [*players, "Bruno"], [])
+    assert err.code == "joueurs_semblables"
+    assert err.message == (
+        f"« {players[0]} » et « {players[1]} » se ressemblent trop pour être deux joueurs de "
+        f"la même table ({char}) : écrivez-les autrement."
+    )
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        ["Zoé", "Zoe"],  # an accent tells them apart on the marque
+        ["Anne", "Anna"],
+        ["Ivan", "Иван"],  # Cyrillic Иван does not look like Ivan
+        ["\U0001f468\u200d\U0001f469", "\U0001f468"],
+    ],
+)
+def test_names_that_differ_on_the_marque_may_sit_together(players) -> None:
+    assert replay("classique", [*players, "Bruno"], []).players == [*players, "Bruno"]
+
+
+def test_the_skeleton_is_what_the_marque_shows() -> None:
+    from games.scoring.players import skeleton
+
+    assert skeleton("\u0410nne") == skeleton("Anne") == skeleton("ＡＮＮＥ") == "anne"
+    assert skeleton("An\u200bne\u200d") == "anne"
+    assert skeleton("  Zoé ") == "zoe\u0301"
+
+
 # -- R28: numbers -----------------------------------------------------------------------------
 
 

@@ -412,7 +412,7 @@ def test_every_message_formats() -> None:
 
     params = dict.fromkeys(
         ["preset", "option", "detail", "min", "max", "count", "card", "jokers", "win", "reason",
-         "total", "restart", "crossing", "field"], "x",
+         "total", "restart", "crossing", "field", "other", "char"], "x",
     )  # fmt: skip
     for code in MESSAGES:
         assert RamiError(code, donne=2, player="Léa", **params).message.startswith("Donne 2 : ")
