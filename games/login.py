@@ -8,22 +8,30 @@ so that ``ｃarol`` (full-width c) and ``Carol`` share ``carol``'s counters. One
 has a key, so no one can refill another account's counters by logging into his own; a name
 that names an account is counted under that account's stored key.
 
-From a browser it does not know, a username may have:
-- 5 failures from one address, then one more every 3 minutes (``USER_ADDRESS``);
-- at most 100 password checks an hour from all addresses together, right or wrong
-  (``USER``: a bucket of 50 that refills in an hour);
-and an address 20 failures whatever the usernames, then one more every 3 minutes.
+From a browser it does not know, failed checks are counted by proportional locks
+(games/lockout.py, docs/decisions.md "Lockout"): a few failures cost nothing, then each one
+locks for a little longer, and failures are forgotten at a steady pace:
+- a username from one address: 5 failures, then 30 s more of lock per failure past them;
+  one forgotten every 3 minutes (``USER_ADDRESS``);
+- a username from all addresses together: 30 failures, then 3 s per failure past them; one
+  forgotten every 72 s (``USER``: 50 guesses an hour once the 30 are spent), except from an
+  address the account logged in from in the last 90 days (``KnownAddress``): the owner's home
+  or club, in a new browser, is not locked out by guesses from elsewhere;
+- an address, whatever the usernames: 20 failures, then 4 s per failure past them; one
+  forgotten every 90 s (``ADDRESS``: a club's wifi where someone mistyped is locked for
+  seconds, not minutes).
 
 A browser where the owner logged in before holds a signed device cookie naming the account by
 its id (never by its typed name: a header is Latin-1, and a name is not the account). It is
-counted on its own (5 failures, then one every 3 minutes, for that cookie alone) and
+counted on its own (5 failures, then 30 s per failure past them, for that cookie alone) and
 never by the counters above: whoever hammers the account from elsewhere cannot lock its
-owner out. The right password clears the failures of that username from that address (or of
-that device cookie), gives back its token to the address, and leaves the per-username count
-alone: that one counts checks."""
+owner out. The right password forgets the failures of that username from that address (or of
+that device cookie), and gives back the one it counted to the address and the username:
+logging into one's own account must not clear a guesser's failures."""
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -34,17 +42,21 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.translation import ngettext
 
-from games.throttle import Bucket, Limit, give_back, minutes, refill, take
+from games import lockout
+from games.lockout import Counter, Lock
+from games.models import KnownAddress
+from games.throttle import Limit, minutes, refill, take
 from games.usernames import account_named, counter_key, username_key
 
 __all__ = ["username_key"]  # the counters' key, also games.usernames'
 
-USER_ADDRESS = Limit("login-user-address", capacity=5, seconds=15 * 60)
-USER = Limit("login-user", capacity=50, seconds=60 * 60)
-ADDRESS = Limit("login-address", capacity=20, seconds=60 * 60)
-DEVICE = Limit("login-device", capacity=5, seconds=15 * 60)
+USER_ADDRESS = Lock("login-user-address", free=5, step=30, forget=180)
+USER = Lock("login-user", free=30, step=3, forget=72)
+ADDRESS = Lock("login-address", free=20, step=4, forget=90)
+DEVICE = Lock("login-device", free=5, step=30, forget=180)
 # Accounts created from one address: 5, then one more every 12 minutes (10 an hour at most).
 # The old password of the password-change form is a password check too (issue 15's audit): a
 # stolen session must not become a way to guess it. Per account.
@@ -56,6 +68,7 @@ DEVICE_COOKIE = "rami_appareil"
 # salt, so the old values cannot be taken for ids.
 DEVICE_SALT = "ramiscore.login.device.account"
 DEVICE_AGE = timedelta(days=365)
+KNOWN_ADDRESS_AGE = timedelta(days=90)
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -101,15 +114,37 @@ def remember_device(response: HttpResponse, user: AbstractBaseUser) -> None:
     )
 
 
+def address_key(account: AbstractBaseUser, ip: str) -> str:
+    # Keyed by the secret: the table cannot be read back into addresses by trying them all.
+    return salted_hmac("ramiscore.login.known-address", f"{account.pk}\0{ip}").hexdigest()
+
+
+def known_address(account: AbstractBaseUser | None, ip: str) -> bool:
+    """Whether ``account`` logged in from ``ip`` in the last ``KNOWN_ADDRESS_AGE``."""
+    if account is None:
+        return False
+    since = lockout.clock() - KNOWN_ADDRESS_AGE.total_seconds()
+    return KnownAddress.objects.filter(key=address_key(account, ip), seen__gte=since).exists()
+
+
+def remember_address(account: AbstractBaseUser, ip: str) -> None:
+    """After a successful login: this address is the account's for 90 days (and the
+    addresses not seen for as long are forgotten)."""
+    now = lockout.clock()
+    KnownAddress.objects.update_or_create(key=address_key(account, ip), defaults={"seen": now})
+    KnownAddress.objects.filter(seen__lt=now - KNOWN_ADDRESS_AGE.total_seconds()).delete()
+
+
 @dataclass
 class Checks:
-    """The buckets a password check takes from; a right password refills ``refilled`` (it
-    proves who is there) and gives back to ``returned`` the token it took (an address shared
-    with a guesser: logging into one's own account must not clear the guesses)."""
+    """The counters a password check counts on; a right password forgets the failures of
+    ``forgiven`` (it proves who is there) and gives back to the others the one it counted (an
+    address shared with a guesser: logging into one's own account must not clear the
+    guesses)."""
 
-    taken: list[Bucket]
-    refilled: list[Bucket]
-    returned: list[Bucket]
+    counted: tuple[Counter, ...]
+    forgiven: tuple[Counter, ...]
+    address: str = ""  # remembered for the account when the password is right
 
 
 def login_checks(request: HttpRequest, username: str) -> Checks:
@@ -117,14 +152,25 @@ def login_checks(request: HttpRequest, username: str) -> Checks:
     key = counter_key(username, account)
     device = known_device(request, account)
     if device:
-        mine = DEVICE.bucket(device)
-        return Checks([mine], [mine], [])
+        mine = DEVICE.counter(device)
+        return Checks((mine,), (mine,))
     ip = client_ip(request)
-    pair, address = USER_ADDRESS.bucket(f"{key}\0{ip}"), ADDRESS.bucket(ip)
-    return Checks([pair, address, USER.bucket(key)], [pair], [address])
+    pair, address = USER_ADDRESS.counter(f"{key}\0{ip}"), ADDRESS.counter(ip)
+    if known_address(account, ip):
+        # Where the owner logs in: the guesses from everywhere else do not lock it.
+        return Checks((pair, address), (pair,), ip)
+    return Checks((pair, address, USER.counter(key)), (pair,), ip)
 
 
 def too_many_message(wait: float) -> str:
+    if wait < 60:
+        # A proportional lock is often a matter of seconds: say so, not "1 minute".
+        n = max(1, math.ceil(wait))
+        return ngettext(
+            "Trop d'essais : réessayez dans %(n)s seconde.",
+            "Trop d'essais : réessayez dans %(n)s secondes.",
+            n,
+        ) % {"n": n}
     n = minutes(wait)
     return ngettext(
         "Trop d'essais : réessayez dans %(n)s minute.",
@@ -140,13 +186,14 @@ class LoginForm(AuthenticationForm):
         if not username or not password or self.request is None:
             return super().clean()  # a field is missing: nothing is checked
         checks = login_checks(self.request, username)
-        wait = take(*checks.taken)
-        if wait:
+        wait, counted = lockout.attempt(*checks.counted)
+        if counted is None:
             # Not even checked: a refused guess tells nothing, right or wrong.
             raise ValidationError(too_many_message(wait), code="too_many")
-        cleaned = super().clean()  # a wrong password raises: the tokens stay taken
-        refill(*checks.refilled)
-        give_back(*checks.returned)
+        cleaned = super().clean()  # a wrong password raises: the failure stays counted
+        lockout.release(counted, forget=checks.forgiven)
+        if checks.address:
+            remember_address(self.get_user(), checks.address)
         return cleaned
 
 

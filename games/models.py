@@ -267,3 +267,30 @@ class UsernameKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class LoginLock(models.Model):
+    """A counter of recent failed password checks and the lock they set (games/lockout.py)."""
+
+    key = models.CharField(max_length=100, unique=True)
+    # Failures at ``stamp``; one is forgotten every ``forget`` seconds of the counter's kind.
+    failures = models.FloatField()
+    # Seconds since the epoch (games.lockout.clock) of the last counted attempt, and of the end
+    # of the lock it set (0: none).
+    stamp = models.FloatField(db_index=True)
+    locked_until = models.FloatField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.failures:.2f}"
+
+
+class KnownAddress(models.Model):
+    """An address an account logged in from (games/login.py): a browser there that the site
+    does not know yet is not counted by the account's lock of every address."""
+
+    # An HMAC of the account's id and the address (games.login.address_key): says neither.
+    key = models.CharField(max_length=64, unique=True)
+    seen = models.FloatField(db_index=True)  # seconds since the epoch (games.lockout.clock)
+
+    def __str__(self) -> str:
+        return self.key

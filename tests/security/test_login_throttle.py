@@ -1,5 +1,6 @@
-"""Login and sign-up limits (issue 15, games/login.py), through Django's test client. The same
-limits across two real gunicorn servers are in test_two_servers.py.
+"""Login and sign-up limits (issue 15, games/login.py, games/lockout.py), through Django's test
+client, the login locks' clock stopped. The same limits across two real gunicorn servers are in
+test_two_servers.py; the figures of the locks (guesses an hour, waits) in test_lockout.py.
 
 Cast: alice and bob have accounts (password "cartes-sur-table"); the guessers have addresses in
 the documentation ranges. Each visitor is a fresh Client, without the device cookie a
@@ -13,6 +14,8 @@ from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from bench.lockout import Clock
+from games import lockout
 from games.login import DEVICE_COOKIE, DEVICE_SALT, username_key
 from games.throttle import TokenBucket
 
@@ -26,6 +29,19 @@ def trop(minutes: int) -> str:
     return f"Trop d&#x27;essais : réessayez dans {minutes} {unit}."
 
 
+def trop_s(seconds: int) -> str:
+    unit = "seconde" if seconds == 1 else "secondes"
+    return f"Trop d&#x27;essais : réessayez dans {seconds} {unit}."
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch) -> Clock:
+    """The login locks' time (games/lockout.py), stopped: it moves when a test says so."""
+    clock = Clock()
+    monkeypatch.setattr(lockout, "clock", clock)
+    return clock
+
+
 def attempt(username: str, password: str, ip: str, client: Client | None = None):
     client = client or Client()
     return client.post(
@@ -37,8 +53,10 @@ def logged_in(response) -> bool:
     return response.status_code == 302 and "_auth_user_id" in response.client.session
 
 
-def time_passes(seconds: int) -> None:
-    """As if ``seconds`` went by for every bucket (the buckets read their own timestamps)."""
+def time_passes(seconds: float) -> None:
+    """As if ``seconds`` went by: for the login locks' clock, and for every token bucket (the
+    sign-up and password-change limits read their own timestamps)."""
+    lockout.clock.now += seconds
     TokenBucket.objects.update(stamp=F("stamp") - seconds)
 
 
@@ -60,7 +78,7 @@ def test_five_failures_from_one_address_refuse_that_address_only(alice) -> None:
         assert response.status_code == 200 and WRONG_LOGIN in response.content.decode()
     refused = attempt("alice", RIGHT, "203.0.113.7")
     assert refused.status_code == 429
-    assert trop(3) in refused.content.decode()  # one failure back every 3 minutes
+    assert trop_s(30) in refused.content.decode()  # the fifth failure locks for 30 s
     assert not logged_in(refused)
     # The guesser has not locked the owner out: from her own address the password works.
     assert logged_in(attempt("alice", RIGHT, "198.51.100.20"))
@@ -72,12 +90,17 @@ def test_every_spelling_of_a_username_shares_its_counters(alice) -> None:
     assert attempt("ａｌｉｃｅ", RIGHT, "203.0.113.8").status_code == 429
 
 
-def test_one_failure_comes_back_every_three_minutes(alice) -> None:
+def test_the_lock_grows_with_each_failure_and_ends(alice) -> None:
     for _ in range(5):
         attempt("alice", "pas-le-bon", "203.0.113.9")
-    time_passes(2 * 60)
-    assert trop(1) in attempt("alice", RIGHT, "203.0.113.9").content.decode()
-    time_passes(60)
+    time_passes(29)
+    assert trop_s(1) in attempt("alice", RIGHT, "203.0.113.9").content.decode()
+    time_passes(1)
+    # A sixth failure, 30 s later (a sixth of a failure forgotten meanwhile: one every
+    # 3 minutes): 5.83 failures lock for 30 s x 1.83 = 55 s.
+    assert attempt("alice", "pas-le-bon", "203.0.113.9").status_code == 200
+    assert trop_s(55) in attempt("alice", RIGHT, "203.0.113.9").content.decode()
+    time_passes(55)
     assert logged_in(attempt("alice", RIGHT, "203.0.113.9"))
 
 
@@ -88,25 +111,50 @@ def test_the_right_password_is_not_counted_as_a_failure(alice) -> None:
         assert logged_in(attempt("alice", RIGHT, "198.51.100.3"))
 
 
-def test_an_address_guessing_many_usernames_is_refused_after_twenty(alice) -> None:
+def test_an_address_guessing_many_usernames_is_locked_for_seconds_after_twenty(alice) -> None:
     for n in range(20):
         assert attempt(f"inconnu{n}", "x", "203.0.113.10").status_code == 200
-    assert attempt("alice", RIGHT, "203.0.113.10").status_code == 429
+    refused = attempt("alice", RIGHT, "203.0.113.10")
+    assert refused.status_code == 429 and trop_s(4) in refused.content.decode()
     assert logged_in(attempt("alice", RIGHT, "198.51.100.21"))
+    # A club's wifi where someone mistyped twenty times: the others wait seconds, not minutes.
+    time_passes(4)
+    assert logged_in(attempt("alice", RIGHT, "203.0.113.10"))
 
 
-def test_a_username_gets_fifty_checks_at_once_from_all_addresses_then_one_every_72_s(
-    alice,
-) -> None:
-    # At most 100 in any hour: a bucket of 50 that refills in an hour.
-    for n in range(50):
+def test_a_username_gets_thirty_failures_from_all_addresses_then_a_growing_lock(alice) -> None:
+    for n in range(30):
         response = attempt("alice", "pas-le-bon", f"10.0.{n // 200}.{n % 200}")
         assert response.status_code == 200, n
     refused = attempt("alice", RIGHT, "198.51.100.30")
-    assert refused.status_code == 429 and trop(2) in refused.content.decode()
-    time_passes(72)
-    assert logged_in(attempt("alice", RIGHT, "198.51.100.31"))
-    assert attempt("alice", RIGHT, "198.51.100.32").status_code == 429
+    assert refused.status_code == 429 and trop_s(3) in refused.content.decode()
+    time_passes(3)
+    assert attempt("alice", "pas-le-bon", "10.0.1.1").status_code == 200
+    # 30.96 failures (one forgotten every 72 s): 3 s x 1.96 = 5.9 s.
+    assert trop_s(6) in attempt("alice", RIGHT, "198.51.100.31").content.decode()
+    time_passes(6)
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.32"))
+
+
+def test_a_new_browser_at_an_address_the_owner_logs_in_from_is_not_locked_out(alice) -> None:
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.33"))  # her home, once
+    for n in range(60):
+        attempt("alice", "pas-le-bon", f"10.5.{n // 200}.{n % 200}")
+    assert attempt("alice", RIGHT, "198.51.100.34").status_code == 429  # anywhere else
+    # At home, in a browser the site has never seen: the guesses from elsewhere do not count.
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.33"))
+    # Ninety days later the address is forgotten (unless she logged in from it meanwhile).
+    time_passes(91 * 24 * 3600)
+    for n in range(60):
+        attempt("alice", "pas-le-bon", f"10.6.{n // 200}.{n % 200}")
+    assert attempt("alice", RIGHT, "198.51.100.33").status_code == 429
+
+
+def test_a_guesser_at_the_owners_address_is_still_counted_there(alice) -> None:
+    assert logged_in(attempt("alice", RIGHT, "198.51.100.35"))
+    for _ in range(5):
+        assert attempt("alice", "pas-le-bon", "198.51.100.35").status_code == 200
+    assert attempt("alice", RIGHT, "198.51.100.35").status_code == 429
 
 
 def test_the_lock_of_one_username_leaves_the_others_alone(alice, bob) -> None:
@@ -177,13 +225,17 @@ def test_a_forged_device_cookie_is_ignored(alice) -> None:
 def test_the_limits_messages_are_translated(alice) -> None:
     for _ in range(5):
         attempt("alice", "x", "203.0.113.11")
+    time_passes(30)
+    attempt("alice", "x", "203.0.113.11")
+    time_passes(55)
+    attempt("alice", "x", "203.0.113.11")  # the seventh: a lock of 76 s
     refused = Client().post(
         reverse("login"),
         {"username": "alice", "password": RIGHT},
         REMOTE_ADDR="203.0.113.11",
         headers={"Accept-Language": "en"},
     )
-    assert "Too many attempts: try again in 3 minutes." in refused.content.decode()
+    assert "Too many attempts: try again in 2 minutes." in refused.content.decode()
 
 
 def signup(username: str, ip: str, password: str = "un-long-mot-de-passe-42"):
