@@ -213,3 +213,16 @@ def test_a_cookie_speaks_only_for_the_account_it_was_issued_to(db) -> None:
     assert attempt("vanessa", RIGHT, "203.0.113.74", browser).status_code == 429
     # His own account, from his browser, is counted on the cookie's own bucket.
     assert logged_in(attempt("vaneßa", RIGHT, "203.0.113.74", browser))
+
+
+def test_a_key_taken_between_the_check_and_the_save_is_refused_by_the_column(db) -> None:
+    """Two sign-ups at the same instant both pass the form's check; the unique column refuses
+    the second inside the service's transaction, with the same message, nothing saved."""
+    from games.services.accounts import SignupForm, create_account
+
+    form = SignupForm({"username": "vaneßa", "password1": PASSWORD, "password2": PASSWORD})
+    assert form.is_valid()
+    make_user("vanessa")  # the other sign-up, meanwhile
+    assert create_account(form) is None
+    assert form.errors["username"] == [TAKEN.replace("&#x27;", "'")]
+    assert list(User.objects.values_list("username", flat=True)) == ["vanessa"]
