@@ -1,8 +1,9 @@
 """Login and sign-up limits (issue 15), against guessing without handing anyone a way to lock
 an owner out (OWASP ASVS 2.2.1, and OWASP's "device cookies").
 
-Every limit is a token bucket in the database (games/throttle.py): the same for every worker
-and every server. A username is counted under its key (games/usernames.py): NFKC-normalised
+Every limit is kept in the database, the same for every worker and every server: the login's
+locks (games/lockout.py), and token buckets for the sign-up and the password-change form
+(games/throttle.py). A username is counted under its key (games/usernames.py): NFKC-normalised
 (``AbstractBaseUser.normalize_username``, which ``UsernameField`` applies), then case-folded,
 so that ``ｃarol`` (full-width c) and ``Carol`` share ``carol``'s counters. One account only
 has a key, so no one can refill another account's counters by logging into his own; a name
@@ -11,19 +12,19 @@ that names an account is counted under that account's stored key.
 From a browser it does not know, failed checks are counted by proportional locks
 (games/lockout.py, docs/decisions.md "Lockout"): a few failures cost nothing, then each one
 locks for a little longer, and failures are forgotten at a steady pace:
-- a username from one address: 5 failures, then 30 s more of lock per failure past them;
-  one forgotten every 3 minutes (``USER_ADDRESS``);
-- a username from all addresses together: 30 failures, then 3 s per failure past them; one
+- a username from one address: 5 failures, then a lock of 30 s, 30 s longer with each
+  failure; one forgotten every 3 minutes (``USER_ADDRESS``);
+- a username from all addresses together: 30 failures, then 3 s, 3 s longer each time; one
   forgotten every 72 s (``USER``: 50 guesses an hour once the 30 are spent), except from an
   address the account logged in from in the last 90 days (``KnownAddress``): the owner's home
   or club, in a new browser, is not locked out by guesses from elsewhere;
-- an address, whatever the usernames: 20 failures, then 4 s per failure past them; one
+- an address, whatever the usernames: 20 failures, then 4 s, 4 s longer each time; one
   forgotten every 90 s (``ADDRESS``: a club's wifi where someone mistyped is locked for
   seconds, not minutes).
 
 A browser where the owner logged in before holds a signed device cookie naming the account by
 its id (never by its typed name: a header is Latin-1, and a name is not the account). It is
-counted on its own (5 failures, then 30 s per failure past them, for that cookie alone) and
+counted on its own (5 failures, then 30 s, 30 s longer each time, for that cookie alone) and
 never by the counters above: whoever hammers the account from elsewhere cannot lock its
 owner out. The right password forgets the failures of that username from that address (or of
 that device cookie), and gives back the one it counted to the address and the username:
