@@ -14,6 +14,10 @@ from django.views.decorators.http import require_http_methods
 from games.login import SIGNUP, LoginForm, client_ip, remember_device
 from games.throttle import minutes, take
 
+# The sign-up form, also the one that turns a guest into an account (games/views/guests.py):
+# whatever it checks of a username or a password, a claimed guest is checked the same way.
+SIGNUP_FORM = UserCreationForm
+
 
 class LoginView(auth_views.LoginView):
     authentication_form = LoginForm
@@ -32,7 +36,7 @@ class LoginView(auth_views.LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form = SIGNUP_FORM(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         # Counted per address, only for an account about to be created: a typo costs nothing.
