@@ -57,7 +57,8 @@ def test_home_puts_continuer_first_then_rejouer_for_the_finished_partie(client) 
     assert "La partie de Bob" not in body
     # Each card says the variant, the state and the players.
     assert "Rami 51</span> · En cours · 1 donne · En tête : Yves" in body
-    assert "Rami classique</span> · <span class=\"text-success\">Terminée</span> · Gagnant : Bruno" in body
+    finished_state = 'Rami classique</span> · <span class="text-success">Terminée</span>'
+    assert f"{finished_state} · Gagnant : Bruno · 1 donne" in body
     assert "Zoé, Yves" in body and "Alice, Bruno, Chloé" in body
 
 

@@ -19,13 +19,13 @@ from games.display.marque import Marque, build_marque
 from games.errors import translated
 from games.forms import PartieForm
 from games.forms.partie import MONEY_FIELDS
+from games.login import client_ip
 from games.models import Partie
 from games.scoring import RamiError
 from games.scoring.config import RULE_OPTIONS
 from games.scoring.dealer import rematch_seat
 from games.selectors import parties_of
 from games.services.habitues import habitues_of
-from games.login import client_ip
 from games.throttle import give_back
 from games.views.guests import GUEST, guest_login, guest_refused
 from games.views.partie_page import (
