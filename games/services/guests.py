@@ -52,11 +52,15 @@ def guest_partie_create(*, name: str, preset: str, joueurs: list[str], **options
 
 
 @transaction.atomic
-def guest_claim(*, guest: AbstractBaseUser, form: ModelForm) -> AbstractBaseUser:
+def guest_claim(*, guest: AbstractBaseUser, form: ModelForm) -> AbstractBaseUser | None:
     """The guest becomes the account the sign-up ``form`` describes (bound with
-    ``instance=guest`` and valid): same row, so it keeps everything it made."""
-    if not is_guest(guest) or form.instance.pk != guest.pk:
-        raise ValueError("guest_claim needs a guest and a form bound to it")
+    ``instance=guest`` and valid): same row, so it keeps everything it made. None when it is
+    no longer a guest (claimed by another tab a moment before): nothing is changed."""
+    # The stored row, locked: the form already wrote the new username on its instance, and
+    # two claims sent at once must not both pass.
+    stored = get_user_model().objects.select_for_update().get(pk=guest.pk)
+    if not is_guest(stored) or form.instance.pk != guest.pk:
+        return None
     return form.save()
 
 

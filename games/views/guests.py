@@ -57,6 +57,8 @@ def guest_claim(request: HttpRequest) -> HttpResponse:
     form = SIGNUP_FORM(request.POST or None, instance=guest, initial={"username": ""})
     if request.method == "POST" and form.is_valid():
         user = services.guest_claim(guest=guest, form=form)
+        if user is None:
+            return redirect("home")
         update_session_auth_hash(request, user)  # the new password: this session stays
         request.session.set_expiry(None)  # an account's session, no longer the guest's
         messages.success(
