@@ -31,7 +31,7 @@ def test_the_partie_page_s_transfers_link_to_the_evening_that_counts_them(client
     ) in body.replace("&#x27;", "'")
     comptes = client.get(reverse("comptes_argent")).content.decode()
     assert f'id="{anchor}"' in comptes
-    assert f'Compte : <a href="/parties/{partie.pk}/#reglement">Jeudi</a>.' in comptes
+    assert f'Parties comptées : <a href="/parties/{partie.pk}/#reglement">Jeudi</a>.' in comptes
     assert "Les mêmes virements que sur la page de la partie : à payer une seule fois." in comptes
 
 
@@ -42,7 +42,7 @@ def test_the_comptes_name_every_partie_of_the_evening_counted_or_not(client, ali
     client.force_login(alice)
     comptes = client.get(reverse("comptes_argent")).content.decode()
     assert (
-        f'Compte : <a href="/parties/{first.pk}/#reglement">Jeudi</a>, '
+        f'Parties comptées : <a href="/parties/{first.pk}/#reglement">Jeudi</a>, '
         f'<a href="/parties/{second.pk}/#reglement">Revanche</a>.'
     ) in comptes
     assert (
