@@ -132,6 +132,14 @@ def test_the_claim_checks_like_the_sign_up_and_changes_nothing_when_refused(clie
     assert "Garder mes parties" in client.get(reverse("home")).content.decode()
 
 
+def test_a_guest_asking_for_the_sign_up_is_sent_to_its_claim(client) -> None:
+    start_as_guest(client)
+    assert client.get(reverse("signup"))["Location"] == reverse("guest_claim")
+    data = {"username": "neuf", "password1": PASSWORD, "password2": PASSWORD}
+    assert client.post(reverse("signup"), data)["Location"] == reverse("guest_claim")
+    assert User.objects.count() == 1
+
+
 def test_only_a_guest_has_something_to_claim(client, alice) -> None:
     client.force_login(alice)
     assert client.get(reverse("guest_claim"))["Location"] == reverse("home")

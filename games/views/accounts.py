@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from games.login import SIGNUP, LoginForm, client_ip, remember_device
+from games.services.guests import is_guest
 from games.throttle import minutes, take
 
 # The sign-up form, also the one that turns a guest into an account (games/views/guests.py):
@@ -36,6 +37,8 @@ class LoginView(auth_views.LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    if is_guest(request.user):  # a new account would leave the guest's parties behind
+        return redirect("guest_claim")
     form = SIGNUP_FORM(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
