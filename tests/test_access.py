@@ -82,7 +82,8 @@ TABLE: dict[str, Case] = {
     "manifest": Case(),
     "offline": Case(),
     "csrf_token": Case(anonymous=401),
-    "signup": Case(accepts_post=True),
+    # A guest is sent to "Garder mes parties": a new account would leave its parties behind.
+    "signup": Case(accepts_post=True, guest=302),
     "login": Case(accepts_post=True),
     # Django's LogoutView is POST only; it redirects everyone home.
     "logout": Case(method="post", anonymous=302, other=302, owner=302, accepts_post=True),
