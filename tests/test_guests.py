@@ -184,3 +184,12 @@ def test_the_command_removes_them_at_the_time_it_is_given() -> None:
     call_command("remove_expired_guests", "--now", later, stdout=out)
     assert out.getvalue() == "1 compte(s) invité(s) supprimé(s).\n"
     assert not Partie.objects.exists()
+
+
+def test_a_guest_s_home_costs_an_account_s_queries(client, django_assert_num_queries) -> None:
+    start_as_guest(client)
+    client.get(reverse("home"))
+    # session, user, the latest parties with their stored results, their players: telling a
+    # guest apart costs no query.
+    with django_assert_num_queries(4):
+        assert client.get(reverse("home")).status_code == 200
