@@ -108,8 +108,8 @@ def _rematch(request: HttpRequest) -> tuple[dict[str, object], list[str]]:
 def partie_new(request: HttpRequest) -> HttpResponse:
     """The new-partie form; without an account, its partie is a new guest's
     (games/services/guests.py), made only once the form is valid."""
-    guest = not request.user.is_authenticated
-    initial, again = _rematch(request) if request.method == "GET" and not guest else ({}, [])
+    new_guest = not request.user.is_authenticated
+    initial, again = _rematch(request) if request.method == "GET" and not new_guest else ({}, [])
     form = PartieForm(request.POST or None, initial=initial)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -120,22 +120,22 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             "joueurs": form.joueurs,
             **options,
         }
-        refused = guest_refused(request) if guest else None
+        refused = guest_refused(request) if new_guest else None
         if refused:
             form.add_error(None, refused)
             status = 429
         else:
             try:
-                if guest:
+                if new_guest:
                     partie = services.guest_partie_create(**fields)
                 else:
                     partie = services.partie_create(owner=request.user, **fields)
             except RamiError as err:
-                if guest:  # nothing was made: the address keeps its token
+                if new_guest:  # nothing was made: the address keeps its token
                     give_back(GUEST.bucket(client_ip(request)))
                 form.add_error(None, translated(err))
             else:
-                if guest:
+                if new_guest:
                     guest_login(request, partie)
                 return redirect("partie_detail", pk=partie.pk)
     joueurs = form.joueurs if form.is_bound else again
@@ -144,7 +144,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
         "form": form,
         "rows": rows,
         "presets": PartieForm.preset_choices(),
-        "habitues": [] if guest else habitues_of(request.user),
+        "habitues": [] if new_guest else habitues_of(request.user),
         "rematch": bool(again),
     }
     return render(request, "games/partie_new.html", context, status=status)
