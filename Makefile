@@ -6,7 +6,7 @@ PYTHON  ?= python3.11
 # DJANGO_DEBUG=False with a real DJANGO_SECRET_KEY (see README.md).
 export DJANGO_DEBUG ?= True
 
-.PHONY: run test lint bench messages
+.PHONY: run test lint bench bench-home messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ test: lint
 
 bench: $(VENV)/.installed-dev
 	$(PY) -m bench
+
+# The home page of 2 and of 200 parties only (bench/home.py): a minute or two, not the whole bench.
+bench-home: $(VENV)/.installed-dev
+	$(PY) -m bench.home
 
 # French is the source language: refresh locale/en/LC_MESSAGES/django.po (the engine's N_
 # markers included), translate what is new, then commit the .po and the compiled .mo.

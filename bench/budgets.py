@@ -129,6 +129,7 @@ BUDGETS = [
     Budget("PDF {key}, 2nd GET / minimal view", ratio(PDF_AGAIN, SANTE), 5, "×", ("7x300",)),
     Budget("PDF {key}, first render / its page", ratio(PDF_FIRST, PAGE), 40, "×", ("7x300",)),
     Budget("home page {key} / 2 parties", ratio_to(HOME, "2 parties"), 1.5, "×", ("200 parties",)),
+    Budget("queries of the {key} do not grow with the parties", queries, EQUAL, "queries", (HOME,)),
     Budget("/sante/ p95 in the load run, PDFs of {key}", sante_p95, 1000, "ms", PDF, strict=True),
     Budget("engine replay {key}", engine_ms, 20, "ms", engine),
     Budget("partie page {key} + CSS + JS, compressed", page_kb, 60, "KB", parties),

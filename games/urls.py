@@ -8,6 +8,7 @@ from games.views import (
     accounts,
     donnes,
     files,
+    guests,
     habitues,
     money,
     parties,
@@ -21,6 +22,7 @@ urlpatterns = [
     path("", parties.home, name="home"),
     path("sante/", health, name="health"),
     path("comptes/inscription/", accounts.signup, name="signup"),
+    path("comptes/garder/", guests.guest_claim, name="guest_claim"),
     path("comptes/connexion/", accounts.LoginView.as_view(), name="login"),
     path("comptes/deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path(
@@ -33,6 +35,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("parties/", parties.partie_list, name="partie_list"),
     path("parties/nouvelle/", parties.partie_new, name="partie_new"),
     path("parties/importer/", files.partie_import, name="partie_import"),
     path("parties/marque-vierge.pdf", sheet.blank_sheet_pdf, name="blank_sheet_pdf"),

@@ -1,7 +1,8 @@
 """Who may open what: every URL of the project × every kind of visitor (issue #7).
 
 Cast: alice owns the partie (with one donne, shared), bob is another account, an anonymous
-visitor has no account, and the follower is an anonymous visitor holding the share link.
+visitor has no account, the follower is an anonymous visitor holding the share link, and the
+guest is the account made by a first partie without one (games/services/guests.py).
 A URL added to games/urls.py without a row in TABLE fails test_every_url_has_a_row."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tests.factories import decide, hand, make_partie, make_user, play
 pytestmark = pytest.mark.django_db
 
 LOGIN = "login"  # a 302 to the login page, with ?next=
-ACTORS = ("anonymous", "other", "owner", "follower")
+ACTORS = ("anonymous", "other", "owner", "follower", "guest")
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,15 @@ class Case:
     other: int | str = 200
     owner: int | str = 200
     follower: int | str | None = None  # None: same as anonymous (no account either)
+    guest: int | str | None = None  # None: same as other (an account, not alice's)
     accepts_post: bool = False  # then test_every_post_needs_the_csrf_token covers it
     data: dict[str, str] = field(default_factory=dict)
 
     def expected(self, actor: str) -> int | str:
         value = getattr(self, actor)
-        return self.anonymous if value is None else value
+        if value is None:
+            return self.other if actor == "guest" else self.anonymous
+        return value
 
 
 def owner_page(args, method="get", owner=200, **kw) -> Case:
@@ -78,7 +82,8 @@ TABLE: dict[str, Case] = {
     "manifest": Case(),
     "offline": Case(),
     "csrf_token": Case(anonymous=401),
-    "signup": Case(accepts_post=True),
+    # A guest is sent to "Garder mes parties": a new account would leave its parties behind.
+    "signup": Case(accepts_post=True, guest=302),
     "login": Case(accepts_post=True),
     # Django's LogoutView is POST only; it redirects everyone home.
     "logout": Case(method="post", anonymous=302, other=302, owner=302, accepts_post=True),
@@ -93,7 +98,11 @@ TABLE: dict[str, Case] = {
     ),
     "password_change": account_page(accepts_post=True),
     "password_change_done": account_page(),
-    "partie_new": account_page(accepts_post=True),
+    # Play first, sign up later: the form answers everyone; its partie makes a guest.
+    "partie_new": Case(accepts_post=True),
+    "partie_list": account_page(),
+    # "Garder mes parties": a guest's only; an account is sent home.
+    "guest_claim": account_page(other=302, owner=302, guest=200, accepts_post=True),
     "partie_detail": owner_page(lambda w: (w.pk,)),
     # An empty donne is refused with the form shown again.
     "donne_create": owner_page(lambda w: (w.pk,), "post", owner=422, accepts_post=True),
@@ -176,8 +185,16 @@ def world() -> World:
     return World(partie=partie, token=partie.share_token, rachat=Rachat.objects.get().pk)
 
 
+GUEST_PLAYERS = ["Gaspard", "Hortense"]
+
+
 def client_for(actor: str, **kwargs: Any) -> Client:
     client = Client(**kwargs)
+    if actor == "guest":
+        partie = services.guest_partie_create(
+            name="Chez l'invité", preset="classique", joueurs=GUEST_PLAYERS
+        )
+        client.force_login(partie.owner)
     if actor in ("other", "owner"):
         client.login(username="bob" if actor == "other" else "alice", password="cartes-sur-table")
     return client
@@ -241,3 +258,29 @@ def test_every_post_needs_the_csrf_token(name: str, world: World) -> None:
     token = csrf_token_from(page.content.decode())
     accepted = client.post(url, case.data, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
     assert accepted.status_code != 403, f"POST {name} with the page's X-CSRFToken"
+
+
+# Every page of an account, as the guest sees it: its own partie, nothing of alice's.
+ACCOUNT_PAGES = (
+    "home",
+    "partie_list",
+    "comptes_argent",
+    "statistics",
+    "habitues",
+    "backup_download",
+    "partie_new",
+)
+
+
+@pytest.mark.parametrize("name", ACCOUNT_PAGES)
+def test_a_guest_sees_nothing_of_anyone_else(name: str, world: World) -> None:
+    client = client_for("guest")
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    text = body.decode()
+    for alices in ("Mardi soir", "Anne", "Bruno", "Chloé", "alice"):
+        assert alices not in text, f"{name} shows {alices!r} to a guest"
+    own = "Chez l&#x27;invité" if name == "comptes_argent" else "Gaspard"
+    if name not in ("partie_new", "statistics"):
+        assert own in text, f"{name} does not show the guest's own partie"

@@ -167,9 +167,11 @@ def test_the_finished_partie_and_the_home_page_offer_the_rematch(client, alice) 
     partie = make_partie(alice, joueurs=["Anne", "Bruno"])
     client.force_login(alice)
     link = reverse("partie_new") + f"?rejouer={partie.pk}"
-    assert link in client.get(reverse("home")).content.decode()
+    # Still being played: neither page offers to play it again.
+    assert link not in client.get(reverse("home")).content.decode()
     assert link not in client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
     services.partie_close(partie=partie)
+    assert link in client.get(reverse("home")).content.decode()
     assert link in client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
 
 

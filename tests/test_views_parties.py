@@ -35,23 +35,41 @@ def test_login_logout_and_password_change_pages_are_styled_in_french(client) -> 
     body = client.get(reverse("password_change")).content.decode()
     assert "Changer de mot de passe" in body
     assert client.post(reverse("logout")).status_code == 302
-    assert client.get(reverse("partie_new")).status_code == 302
+    # Logged out, the new-partie form is a guest's (tests/test_guests.py).
+    assert "Sans compte" in client.get(reverse("partie_new")).content.decode()
 
 
-def test_home_lists_parties_in_progress_first_then_finished(client) -> None:
+def test_home_puts_continuer_first_then_rejouer_for_the_finished_partie(client) -> None:
     alice = make_user("alice")
     finished = make_partie(alice, name="Dimanche")
     play(finished, "Bruno", "rami", Alice=hand("K"), Chloé=hand("2"))
     services.partie_close(partie=finished)
-    running = make_partie(alice, name="Lundi", joueurs=["Zoé", "Yves"])
-    play(running, "Yves", "rami", Zoé=hand("5"))
+    running = make_partie(alice, name="Lundi", joueurs=["Zoé", "Yves"], preset="rami51")
+    play(running, "Yves", "sortie", Zoé=hand("5"))
     make_partie(make_user("bob"), name="La partie de Bob")
     client.force_login(alice)
     body = client.get(reverse("home")).content.decode()
-    assert body.index("En cours") < body.index("Lundi") < body.index("Terminées")
-    assert body.index("Terminées") < body.index("Dimanche")
+    # The partie in progress is the first thing, with "Continuer"; then "Rejouer" for the
+    # finished one; then the list.
+    assert body.index('id="continuer"') < body.index("Lundi") < body.index('id="rematch-latest"')
+    assert f'href="/parties/nouvelle/?rejouer={finished.pk}"' in body
+    assert body.index('id="rematch-latest"') < body.index("Terminées") < body.index("Dimanche")
     assert "La partie de Bob" not in body
-    assert "En tête : Yves" in body and "Gagnant : Bruno" in body
+    # Each card says the variant, the state and the players.
+    assert "Rami 51</span> · En cours · 1 donne · En tête : Yves" in body
+    finished_state = 'Rami classique</span> · <span class="text-success">Terminée</span>'
+    assert f"{finished_state} · Gagnant : Bruno · 1 donne" in body
+    assert "Zoé, Yves" in body and "Alice, Bruno, Chloé" in body
+
+
+def test_home_never_offers_rejouer_for_a_partie_in_progress(client) -> None:
+    alice = make_user("alice")
+    make_partie(alice, name="Ce soir")  # in progress, no donne yet
+    client.force_login(alice)
+    body = client.get(reverse("home")).content.decode()
+    assert "rematch-latest" not in body and "Rejouer" not in body
+    assert body.index('id="continuer"') < body.index("Ce soir") < body.index('id="new-partie"')
+    assert "En cours · pas encore de donne" in body
 
 
 def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
@@ -116,16 +134,28 @@ def test_a_partie_name_with_a_control_character_is_refused_next_to_it(client) ->
     assert not Partie.objects.exists()
 
 
-def test_the_home_page_lists_twenty_parties_a_page_newest_first(client, alice) -> None:
+def test_the_home_shows_the_latest_five_and_the_list_twenty_a_page(client, alice) -> None:
     for number in range(1, 23):
         make_partie(alice, name=f"Partie {number:02d}")
     client.force_login(alice)
-    first = client.get(reverse("home")).content.decode()
+    home = client.get(reverse("home")).content.decode()
+    assert home.count("partie-link") == 5
+    assert "Partie 22" in home and "Partie 18" in home and "Partie 17" not in home
+    assert 'id="all-parties" href="/parties/"' in home
+    first = client.get(reverse("partie_list")).content.decode()
     assert first.count("partie-link") == 20
     assert "Partie 22" in first and "Partie 03" in first and "Partie 02" not in first
     assert "Page 1 sur 2" in first
-    second = client.get(reverse("home") + "?page=2").content.decode()
+    second = client.get(reverse("partie_list") + "?page=2").content.decode()
     assert second.count("partie-link") == 2 and "Partie 01" in second
+
+
+def test_the_home_of_a_few_parties_has_no_link_to_all_of_them(client, alice) -> None:
+    for number in range(5):
+        make_partie(alice, name=f"Partie {number}")
+    client.force_login(alice)
+    home = client.get(reverse("home")).content.decode()
+    assert home.count("partie-link") == 5 and "all-parties" not in home
 
 
 @pytest.mark.parametrize("parties", [2, 30])
@@ -136,6 +166,20 @@ def test_the_home_page_costs_the_same_queries_for_2_or_30_parties(
         play(make_partie(alice), "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     client.force_login(alice)
     client.get(reverse("home"))
+    # session, user, the latest parties (one more than shown) with their stored results, their
+    # players: no count, whatever the account holds.
+    with django_assert_num_queries(4):
+        assert client.get(reverse("home")).status_code == 200
+
+
+@pytest.mark.parametrize("parties", [2, 30])
+def test_the_list_of_parties_costs_the_same_queries_for_2_or_30_parties(
+    client, alice, parties, django_assert_num_queries
+) -> None:
+    for _ in range(parties):
+        play(make_partie(alice), "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    client.force_login(alice)
+    client.get(reverse("partie_list"))
     # session, user, count, the page of parties with their stored results, their players.
     with django_assert_num_queries(5):
-        assert client.get(reverse("home")).status_code == 200
+        assert client.get(reverse("partie_list")).status_code == 200

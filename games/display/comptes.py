@@ -49,6 +49,16 @@ class Share:
     net: Decimal
 
 
+def evening_anchor(day: date, currency: str) -> str:
+    """The id of an evening on the Comptes page: a partie's page links to its evening."""
+    return f"soiree-{day.isoformat()}-{currency}"
+
+
+def evening_of(partie: Partie) -> str:
+    """The anchor of the evening a partie is counted in (the local day it was created)."""
+    return evening_anchor(timezone.localdate(partie.created_at), partie.currency)
+
+
 @dataclass
 class Evening:
     """The parties of one local day in one currency (docs/decisions.md "Accounts")."""
@@ -63,6 +73,10 @@ class Evening:
     transfers: list[Transfer] = field(default_factory=list)
     # Parties still being played: what each person still has to put in their cagnotte.
     to_pot: list[Person] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return evening_anchor(self.day, self.currency)
 
     @property
     def nets(self) -> list[tuple[str, Decimal]]:

@@ -13,6 +13,7 @@ from games.services.donnes import (
     rachat_change,
     rachat_decide,
 )
+from games.services.guests import guest_claim, guest_partie_create, guests_remove_expired
 from games.services.habitues import habitue_merge, habitue_rename
 from games.services.imports import partie_import, parties_import
 from games.services.locked import Change
@@ -27,6 +28,9 @@ __all__ = [
     "donne_create",
     "donne_delete",
     "donne_update",
+    "guest_claim",
+    "guest_partie_create",
+    "guests_remove_expired",
     "habitue_merge",
     "habitue_rename",
     "partie_close",

@@ -15,7 +15,9 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str | None:
         username = self.cleaned_data.get("username")
-        problem = username_problem(username) if username else None
+        # A guest keeping its parties (games/views/guests.py) is this form bound to its row.
+        owner = self.instance if self.instance.pk else None
+        problem = username_problem(username, owner) if username else None
         if problem is not None:
             raise problem
         return super().clean_username()

@@ -12,7 +12,12 @@ from django.views.decorators.http import require_http_methods
 
 from games.login import SIGNUP, LoginForm, client_ip, remember_device
 from games.services.accounts import SignupForm, create_account
+from games.services.guests import is_guest
 from games.throttle import minutes, take
+
+# The sign-up form, also the one that turns a guest into an account (games/views/guests.py):
+# whatever it checks of a username or a password, a claimed guest is checked the same way.
+SIGNUP_FORM = SignupForm
 
 
 class LoginView(auth_views.LoginView):
@@ -32,7 +37,9 @@ class LoginView(auth_views.LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    if is_guest(request.user):  # a new account would leave the guest's parties behind
+        return redirect("guest_claim")
+    form = SIGNUP_FORM(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         # Counted per address, only for an account about to be created: a typo costs nothing.

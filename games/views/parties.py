@@ -15,16 +15,19 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import replays, services
-from games.display.marque import build_marque
+from games.display.marque import Marque, build_marque
 from games.errors import translated
 from games.forms import PartieForm
 from games.forms.partie import MONEY_FIELDS
+from games.login import client_ip
 from games.models import Partie
 from games.scoring import RamiError
 from games.scoring.config import RULE_OPTIONS
 from games.scoring.dealer import rematch_seat
 from games.selectors import parties_of
 from games.services.habitues import habitues_of
+from games.throttle import give_back
+from games.views.guests import GUEST, guest_login, guest_refused
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
@@ -32,23 +35,51 @@ from games.views.partie_page import (
 )
 
 PARTIES_PER_PAGE = 20
+# The home page shows the latest parties only, the rest one tap away (partie_list): its cost is
+# the same for an account of 2 parties and one of 200 (bench "home page").
+HOME_PARTIES = 5
+
+
+def _cards(parties) -> list[Marque]:
+    """Each partie from its stored summary: the cost follows the parties listed, not their
+    donnes."""
+    return [build_marque(replays.listed(partie)) for partie in parties]
+
+
+def _split(listed: list[Marque]) -> list[tuple[str, list[Marque]]]:
+    return [
+        (_("En cours"), [m for m in listed if not m.over]),
+        (_("Terminées"), [m for m in listed if m.over]),
+    ]
 
 
 @never_cache
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
-    # A page of parties at a time, each from its stored summary: the cost follows the parties
-    # listed, not their donnes.
-    page = Paginator(parties_of(request.user), PARTIES_PER_PAGE).get_page(request.GET.get("page"))
-    listed = [build_marque(replays.listed(partie)) for partie in page]
-    en_cours = [m for m in listed if not m.over]
-    finies = [m for m in listed if m.over]
-    lists = [(_("En cours"), en_cours), (_("Terminées"), finies)]
-    # "Rejouer avec les mêmes joueurs" on the latest partie: the evening's next one in a tap.
-    latest = listed[0] if listed and page.number == 1 else None
-    context = {"lists": lists, "page": page, "latest": latest}
+    # One more than shown: whether "Toutes mes parties" has more to show, without a count.
+    recent = list(parties_of(request.user)[: HOME_PARTIES + 1])
+    listed = _cards(recent[:HOME_PARTIES])
+    # "Continuer" the latest partie in progress comes first; "Rejouer avec les mêmes joueurs"
+    # is for a finished one (the latest), never for the partie still being played.
+    current = next((m for m in listed if not m.over), None)
+    again = next((m for m in listed if m.over), None)
+    context = {
+        "current": current,
+        "again": again,
+        "lists": _split([m for m in listed if m is not current]),
+        "more": len(recent) > HOME_PARTIES,
+    }
     return render(request, "games/home.html", context)
+
+
+@login_required
+@never_cache
+def partie_list(request: HttpRequest) -> HttpResponse:
+    """Every partie of the account, a page at a time, newest first."""
+    page = Paginator(parties_of(request.user), PARTIES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {"lists": _split(_cards(page)), "page": page}
+    return render(request, "games/partie_list.html", context)
 
 
 def _rematch(request: HttpRequest) -> tuple[dict[str, object], list[str]]:
@@ -73,35 +104,50 @@ def _rematch(request: HttpRequest) -> tuple[dict[str, object], list[str]]:
     return initial, names
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def partie_new(request: HttpRequest) -> HttpResponse:
-    initial, again = _rematch(request) if request.method == "GET" else ({}, [])
+    """The new-partie form; without an account, its partie is a new guest's
+    (games/services/guests.py), made only once the form is valid."""
+    new_guest = not request.user.is_authenticated
+    initial, again = _rematch(request) if request.method == "GET" and not new_guest else ({}, [])
     form = PartieForm(request.POST or None, initial=initial)
+    status = 200
     if request.method == "POST" and form.is_valid():
         options = {k: v for k, v in form.cleaned_data.items() if k not in ("name", "preset")}
-        try:
-            partie = services.partie_create(
-                owner=request.user,
-                name=form.cleaned_data["name"],
-                preset=form.cleaned_data["preset"],
-                joueurs=form.joueurs,
-                **options,
-            )
-        except RamiError as err:
-            form.add_error(None, translated(err))
+        fields = {
+            "name": form.cleaned_data["name"],
+            "preset": form.cleaned_data["preset"],
+            "joueurs": form.joueurs,
+            **options,
+        }
+        refused = guest_refused(request) if new_guest else None
+        if refused:
+            form.add_error(None, refused)
+            status = 429
         else:
-            return redirect("partie_detail", pk=partie.pk)
+            try:
+                if new_guest:
+                    partie = services.guest_partie_create(**fields)
+                else:
+                    partie = services.partie_create(owner=request.user, **fields)
+            except RamiError as err:
+                if new_guest:  # nothing was made: the address keeps its token
+                    give_back(GUEST.bucket(client_ip(request)))
+                form.add_error(None, translated(err))
+            else:
+                if new_guest:
+                    guest_login(request, partie)
+                return redirect("partie_detail", pk=partie.pk)
     joueurs = form.joueurs if form.is_bound else again
     rows = joueurs + [""] * (7 - len(joueurs))
     context = {
         "form": form,
         "rows": rows,
         "presets": PartieForm.preset_choices(),
-        "habitues": habitues_of(request.user),
+        "habitues": [] if new_guest else habitues_of(request.user),
         "rematch": bool(again),
     }
-    return render(request, "games/partie_new.html", context)
+    return render(request, "games/partie_new.html", context, status=status)
 
 
 @login_required

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
+from games import services
 from games.models import Partie
 from tests.factories import decide, hand, make_partie, make_user, play
 from tests.test_statistics import three_parties
@@ -101,7 +102,10 @@ def test_regulars_are_tapped_in_seat_order_and_the_rematch_is_three_taps(page, a
     page.goto("/parties/nouvelle/")
     shots(page, "new-partie")
 
-    # The eleventh partie of the month: home, "Rejouer", "Commencer la partie".
+    # The eleventh partie of the month, once this one is over: home, "Rejouer", "Commencer la
+    # partie" ("Rejouer" is for a finished partie only).
+    play(partie, "David", "rami", Chloé=hand(points=5), Anne=hand(points=7), Zoé=hand(points=9))
+    services.partie_close(partie=partie)
     page.goto("/")
     page.locator("#rematch-latest").click()
     expect(page.locator("h1")).to_have_text("Rejouer avec les mêmes joueurs")

@@ -1,0 +1,79 @@
+"""``python -m bench.home`` (``make bench-home``): the home page of an account of 2 parties and
+of one of 200 (bench/parties.py ACCOUNTS), and the floor, through gunicorn (DEBUG off), in
+interleaved rounds so that a busy machine slows all three alike; the ratio 200 / 2 against its
+budget (bench/budgets.py, the same line ``make bench`` checks). Quicker than the whole bench
+when only the home page changed. Written to bench/results/home.json."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+
+from bench.budgets import BUDGETS
+from bench.environment import HOST, ROOT
+from bench.parties import ACCOUNTS, build_account
+from bench.reporting import RESULTS, machine
+from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server
+from bench.timings import FLOOR, FLOOR_URL, HOME
+
+ROUNDS = 41
+TIMED = 10  # requests of each kind per round; the round's median is kept
+
+
+def timed_ms(http: Http, url: str) -> float:
+    times = []
+    for _ in range(TIMED):
+        start = time.perf_counter()
+        status, _headers, _body = http.request("GET", url)
+        times.append((time.perf_counter() - start) * 1000)
+        if status != 200:
+            raise SystemExit(f"GET {url}: {status}")
+    return statistics.median(times)
+
+
+def main() -> int:
+    server = None
+    try:
+        prepare()
+        rng = random.Random(8)
+        accounts = {key: build_account(f"banc{n}", n, rng) for key, n in ACCOUNTS.items()}
+        port = free_port()
+        server = start_server(port)
+        print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {ROUNDS} rounds")
+        https = {key: Http(port, cookies) for key, (_client, cookies) in accounts.items()}
+        floor_http = next(iter(https.values()))
+        kinds = [*((HOME, key, http, "/") for key, http in https.items())]
+        kinds.append((FLOOR, "", floor_http, FLOOR_URL))
+        for _name, _key, http, url in kinds:  # warm every worker
+            timed_ms(http, url)
+        samples: dict[tuple[str, str], list[float]] = {(n, k): [] for n, k, _h, _u in kinds}
+        for _ in range(ROUNDS):
+            for name, key, http, url in kinds:
+                samples[(name, key)].append(timed_ms(http, url))
+        rows = [
+            {"name": name, "partie": key, "server_ms": statistics.median(values), "queries": None}
+            for (name, key), values in samples.items()
+        ]
+        for row in rows:
+            print(f"  {row['name']:<34} {row['partie']:<11} {row['server_ms']:8.2f} ms")
+        result = {"machine": machine(), "requests": rows}
+        home = next(b for b in BUDGETS if b.label.startswith("home page"))
+        lines = home.check(result)
+        for line in lines:
+            print(f"{line['verdict']}  {line['budget']}: {line['value']} (≤ {line['limit']})")
+        result["budgets"] = lines
+        path = RESULTS.parent / "home.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        print(f"Written to {path.relative_to(ROOT)}")
+    finally:
+        if server is not None:
+            stop_server(server)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
