@@ -121,8 +121,10 @@ def test_the_claim_checks_like_the_sign_up_and_changes_nothing_when_refused(clie
     data = {"username": "mamie", "password1": PASSWORD, "password2": PASSWORD}
     response = client.post(reverse("guest_claim"), data)
     assert response.status_code == 200
+    # The sign-up's own check: one account per username key (games/usernames.py).
     assert response.context["form"].errors["username"] == [
-        "Un utilisateur avec ce nom existe déjà."
+        "Ce nom d'utilisateur est déjà pris (à une majuscule, un accent ou une variante de "
+        "lettre près) : choisissez-en un autre."
     ]
     mismatch = {"username": "tata", "password1": PASSWORD, "password2": PASSWORD + "x"}
     assert client.post(reverse("guest_claim"), mismatch).context["form"].errors["password2"]
