@@ -355,8 +355,9 @@ class DonneForm(forms.Form):
             field = "winner"
         self.add_error(field, translated(err, with_donne=err.donne != number))
 
-    def previews(self) -> list[tuple[Joueur, str]]:
-        """Each loser's count as typed, with the engine's explanation (the live preview)."""
+    def previews(self) -> list[tuple[Joueur, str, str]]:
+        """Each loser's count as typed, with the engine's explanation, and the warning the
+        save would give about it (an implausible hand), before the tap (the live preview)."""
         self.is_valid()
         cleaned = self.cleaned_data
         win = cleaned.get("win") or self.preset.default_win
@@ -370,5 +371,6 @@ class DonneForm(forms.Form):
                     text = explain_hand(self.preset, hand, win, translate=gettext)
                 except RamiError as err:
                     text = translated(err)
-            lines.append((joueur, text))
+            warning = " ".join(str(e) for e in self.errors.get(self._ok(joueur), []))
+            lines.append((joueur, text, warning))
         return lines

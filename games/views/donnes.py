@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.display.marque import Marque
 from games.display.outcome import donne_sentences, end_sentence, left_sentence, rachat_sentence
+from games.display.outlook import donne_outlook
 from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
@@ -120,10 +121,15 @@ def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
 @login_required
 @require_POST
 def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """Each loser's count as it is typed, with the engine's explanation."""
+    """Each loser's count as it is typed, with the engine's explanation; for a new donne,
+    each player's total after it and who would cross the seuil or reach the target."""
     partie = get_partie_for_user(request, pk)
     form, _marque = _posted_form(request, partie)
-    return render(request, "games/partie_detail.html#previews", {"lines": form.previews()})
+    lines = form.previews()
+    # An edit changes a donne in the middle: its totals are the save's to say (say_change).
+    outlook = [] if request.POST.get("modifie") else donne_outlook(partie, form.cleaned_data)
+    context = {"lines": lines, "outlook": outlook, "outlook_swap": True}
+    return render(request, "games/partie_detail.html#previews", context)
 
 
 def _donne_at(partie: Partie, number: int) -> Donne | None:
