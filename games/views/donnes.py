@@ -21,6 +21,7 @@ from games.scoring import RamiError, get_preset
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
+    offer_undo,
     render_partie,
     say_change,
     stale,
@@ -79,15 +80,18 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 return render_partie(request, marque, form, status=409 if not request.htmx else 200)
             form.add_refusal(err, marque.recorded + 1)
         else:
-            messages.success(request, _("Donne %(n)s notée.") % {"n": recorded.donne.number})
+            number = recorded.donne.number
+            messages.success(request, _("Donne %(n)s notée.") % {"n": number})
             partie.refresh_from_db()  # as the service left it (its revision)
             marque = load_marque(partie)
             # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
-            for sentence in donne_sentences(marque, recorded.donne.number):
+            for sentence in donne_sentences(marque, number):
                 messages.warning(request, sentence)
+            # Undo at hand, in the confirmation: the delete of the donne just saved.
+            undo = offer_undo(request, {"partie": partie.pk, "kind": "donne", "number": number})
             if not request.htmx:
                 return redirect("partie_detail", pk=partie.pk)
-            return render_partie(request, marque)
+            return render_partie(request, marque, undo=undo)
     marque = marque or load_marque(partie)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
 
@@ -214,6 +218,7 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
     partie = get_partie_for_user(request, pk)
     joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
     decision = request.POST.get("decision")
+    undo = None
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
@@ -226,10 +231,22 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
         else:
             partie.refresh_from_db()  # as the decision left it (its revision)
             _say_decision(request, load_marque(partie), rachat)
+            # Undo at hand: the other answer, through the change of a decision already given.
+            undo = offer_undo(
+                request,
+                {
+                    "partie": partie.pk,
+                    "kind": "rachat",
+                    "number": rachat.donne.number,
+                    "joueur": joueur.pk,
+                    "name": joueur.name,
+                    "back": "abandonner" if rachat.accepted else "racheter",
+                },
+            )
     if not request.htmx:
         return redirect("partie_detail", pk=partie.pk)
     partie.refresh_from_db()
-    return render_partie(request, load_marque(partie))
+    return render_partie(request, load_marque(partie), undo=undo)
 
 
 def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:

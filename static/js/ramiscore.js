@@ -380,8 +380,16 @@
     button.addEventListener("click", function () { window.print(); });
   }
 
+  // The "Annuler" of a save's confirmation goes after a few seconds: by then the table has
+  // seen the marque, and the last donne's undo stays under it.
+  function setupUndo(box) {
+    const seconds = Number(box.dataset.undoSeconds) || 10;
+    window.setTimeout(function () { box.hidden = true; }, seconds * 1000);
+  }
+
   function setup(root) {
     once(root, "[data-print]", setupPrint);
+    once(root, "[data-undo-seconds]", setupUndo);
     once(root, ".picker", setupPicker);
     once(root, "#donne-form", setupDonneForm);
     once(root, "#joueur-rows", setupJoueurs);

@@ -123,6 +123,10 @@
 
   document.addEventListener("DOMContentLoaded", setup);
   document.addEventListener("visibilitychange", keepAwake);
+  // WebKit refuses the lock until the page has had a user gesture: the first tap (and any
+  // later one after a refusal) asks again; while the lock is held this returns at once.
+  document.addEventListener("pointerup", keepAwake, { passive: true });
+  document.addEventListener("keyup", keepAwake, { passive: true });
   // htmx swapped part of the page (a donne saved, the live view refreshed, the partie ended).
   document.addEventListener("htmx:afterSettle", setup);
 })();
