@@ -60,4 +60,5 @@ def marque_cell(cell: Cell) -> str:
 def score_chart(marque: Marque) -> SafeString:
     """``{% score_chart marque as chart %}``: the partie's SVG score chart, for
     games/_chart.html (the template of games/display/chart.py escapes the names)."""
-    return draw_chart(marque.stored.names, marque.states, seuil=marque.rules.seuil)
+    colours = [line.colour for line in marque.players]
+    return draw_chart(marque.stored.names, marque.states, seuil=marque.rules.seuil, colours=colours)
