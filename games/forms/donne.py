@@ -25,6 +25,7 @@ from games.scoring import (
     card_letter,
     explain_hand,
     get_preset,
+    hand_penalty,
     hands_needed,
     implausible,
     parse_card,
@@ -245,6 +246,17 @@ class DonneForm(forms.Form):
     def no_hand_wins(self) -> list[str]:
         """docs/rules.md R27: the win types whose losers need no hand (the engine says)."""
         return [w for w in self.preset.win_types if not hands_needed(self.preset, w)]
+
+    @property
+    def flat_wins(self) -> list[tuple[str, str, int]]:
+        """docs/rules.md R17: each flat win, its label and what each loser marks (the engine
+        counts it for any hand: a loser keeps at least one card), for the note that replaces
+        the hands."""
+        any_hand = Hand.of(["2"])
+        return [
+            (win, gettext(self.preset.win_types[win]), hand_penalty(self.preset, any_hand, win))
+            for win in self.no_hand_wins
+        ]
 
     @property
     def points_max(self) -> int:

@@ -81,7 +81,8 @@
 
   function setupDonneForm(form) {
     const hands = form.querySelector("#hands");
-    const note = form.querySelector(".no-hands-note");
+    // One note per flat win, saying what each loser marks: the one of the win chosen shows.
+    const notes = form.querySelectorAll(".no-hands-note");
     // The winner keeps no hand: hide his row so the scorekeeper sees only the losers. A flat
     // win (docs/rules.md R27, data-no-hands from the engine) needs no hands at all.
     function refresh() {
@@ -97,7 +98,7 @@
           el.disabled = noHands;
         });
       }
-      if (note) note.hidden = !noHands;
+      notes.forEach(function (note) { note.hidden = !noHands || note.dataset.win !== win.value; });
       const inputs = pointsInputs(form);
       inputs.forEach(function (input, i) {
         input.setAttribute("enterkeyhint", i === inputs.length - 1 ? "done" : "next");
