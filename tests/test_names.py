@@ -33,3 +33,8 @@ def test_two_long_names_alike_keep_their_full_names() -> None:
         "Marie-Claire": "Marie-Claire",
         "Ana": "Ana",
     }
+
+
+def test_a_table_of_four_writes_every_name_whole() -> None:
+    four = ["Marie-Christine", "Jean-Baptiste", "Maximilien", "Ana"]
+    assert short_labels(four) == {n: n for n in four}

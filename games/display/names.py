@@ -9,6 +9,8 @@ import re
 
 # At most this many characters are written as they are (a phone at 360 px, seven players).
 LONG = 7
+# From this many players the columns are too narrow for a long name on two lines.
+CROWDED = 5
 _PARTS = re.compile(r"([\s\-]+)")
 
 
@@ -32,7 +34,10 @@ def short_label(name: str) -> str:
 
 def short_labels(names: list[str]) -> dict[str, str]:
     """Each name's label; names whose labels would be alike (or be another's name) keep
-    their full name, so that two players are always told apart."""
+    their full name, so that two players are always told apart. A table of fewer than
+    ``CROWDED`` players writes every name whole (on two lines where needed)."""
+    if len(names) < CROWDED:
+        return {name: name for name in names}
     labels = {name: short_label(name) for name in names}
     seen: dict[str, list[str]] = {}
     for name, label in labels.items():

@@ -298,7 +298,13 @@
     form.addEventListener("change", function () { write(false); });
     form.addEventListener("submit", function () { write(true); });
     // The offline queue took the donne (static/js/offline.js): a blank form for the next one.
-    form.addEventListener("ramiscore:clear", function () { say(form, "", false); clear(); });
+    form.addEventListener("ramiscore:clear", function () {
+      say(form, "", false);
+      clear();
+      // The totals after the donne just queued belong to it, not to the next one.
+      const outlook = document.getElementById("apercu-totaux");
+      if (outlook) outlook.textContent = "";
+    });
     // A refused queued donne, back into the form to be corrected.
     form.addEventListener("ramiscore:fill", function (event) {
       clear();

@@ -60,3 +60,27 @@ def test_an_implausible_hand_is_questioned_before_the_tap(phone) -> None:
     page.locator("#donne-form .hand[data-joueur='Léa'] .points-input").fill("700")
     warning = page.locator("#donne-form .hand[data-joueur='Léa'] .apercu-warning")
     expect(warning).to_have_text("700 points pour Léa : c'est bien ça ?")
+
+
+def test_on_its_side_the_save_button_stays_in_view(page, live_server, screenshot) -> None:
+    page.set_viewport_size({"width": 844, "height": 390})
+    alice = make_user("alice")
+    client = Client()
+    client.force_login(alice)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    names = ["Maman", "Mamie", "Marie-Christine", "Jean-Baptiste", "Zoé", "Zoë"]
+    partie = make_partie(alice, joueurs=names)
+    page.goto(f"/parties/{partie.pk}/")
+    page.wait_for_selector("#donne-form[data-ready]")
+    page.locator("#donne-form .winner-grid label", has_text=re.compile("^Zoé$")).click()
+    page.wait_for_timeout(300)  # the focus moves, and scrolls
+    field = page.locator("#donne-form .hand[data-joueur='Maman'] .points-input")
+    expect(field).to_be_focused()  # the first loser's points, after the winner's tap
+    field.fill("12")
+    save = page.locator("#donne-save").bounding_box()
+    assert save["y"] >= 0 and save["y"] + save["height"] <= 390
+    # The field being typed is not under the button.
+    box = field.bounding_box()
+    assert box["y"] + box["height"] <= save["y"]
+    screenshot("landscape-save-in-view", full_page=False)
