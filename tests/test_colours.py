@@ -39,3 +39,18 @@ def test_every_colour_has_its_marker() -> None:
     assert [glyph(c) for c in range(8)] == ["●", "■", "▲", "◆", "✚", "✱", "○", "▬"]
     assert first_free([0, 1, 3]) == 2
     assert first_free(list(range(8)) + [0]) == 1
+
+
+def test_the_migration_gives_the_habitues_already_there_a_colour(alice) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    make_partie(alice, joueurs=["Léa", "Papa", "Tom"])
+    make_partie(alice, joueurs=["Tom", "Mamie"])
+    Habitue.objects.update(colour=None)
+    backfill = importlib.import_module("games.migrations.0012_habitue_colour").backfill
+    backfill(apps, None)
+    colours = dict(Habitue.objects.values_list("name", "colour"))
+    # Each at his first table: Léa 0, Papa 1, Tom 2; then Mamie beside Tom takes 0.
+    assert colours == {"Léa": 0, "Papa": 1, "Tom": 2, "Mamie": 0}
