@@ -90,6 +90,9 @@ class Habitue(models.Model):
     )
     name = models.CharField(_("nom"), max_length=30, validators=[validate_joueur_name])
     key = models.CharField(max_length=120, editable=False)
+    # His colour and marker on every page (games/display/colours.py), chosen once, when he
+    # first sits at a table: one not taken there (docs/decisions.md "Player colours").
+    colour = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -222,7 +222,7 @@ def load(partie: Partie, *, last: int | None = None) -> Stored:
     """The partie for a page: summary, players, and its ``last`` states (all with None), in
     a fixed number of queries whatever the number of donnes."""
     summary = summary_of(partie)
-    joueurs = list(partie.joueurs.all())
+    joueurs = list(partie.joueurs.select_related("habitue"))  # his colour (display/colours.py)
     return Stored(
         partie=partie,
         joueurs=joueurs,

@@ -17,6 +17,7 @@ from games.views import (
     statistics,
 )
 from games.views.health import health
+from games.views.result_picture import partie_result_png
 
 urlpatterns = [
     path("", parties.home, name="home"),
@@ -69,6 +70,7 @@ urlpatterns = [
     path("parties/<int:pk>/marque/", sheet.partie_sheet, name="partie_sheet"),
     path("parties/<int:pk>/courbe/", sheet.partie_chart, name="partie_chart"),
     path("parties/<int:pk>/marque.pdf", sheet.partie_sheet_pdf, name="partie_sheet_pdf"),
+    path("parties/<int:pk>/resultat.png", partie_result_png, name="partie_result_png"),
     path("parties/<int:pk>/export.csv", files.partie_export_csv, name="partie_export_csv"),
     path("parties/<int:pk>/export.json", files.partie_export_json, name="partie_export_json"),
     path("parties/<int:pk>/partage/", sharing.partie_share, name="partie_share"),

@@ -150,6 +150,8 @@ TABLE: dict[str, Case] = {
     "partie_sheet": owner_page(lambda w: (w.pk,)),
     "partie_chart": owner_page(lambda w: (w.pk,)),
     "partie_sheet_pdf": owner_page(lambda w: (w.pk,)),
+    # The result picture to share: the owner's (the provisional result before the end).
+    "partie_result_png": owner_page(lambda w: (w.pk,)),
     "partie_export_csv": owner_page(lambda w: (w.pk,)),
     "partie_export_json": owner_page(lambda w: (w.pk,)),
     "partie_import": account_page(accepts_post=True),

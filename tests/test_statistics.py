@@ -181,3 +181,38 @@ def test_the_last_twelve_months_on_29_february() -> None:
     leap = timezone.make_aware(dt.datetime(2028, 2, 29, 21, 30))
     since = Filters(period="12m").since(leap)
     assert (since.year, since.month, since.day, since.hour) == (2027, 3, 1, 0)
+
+
+def test_final_totals_are_averaged_per_preset(client, alice) -> None:
+    three_parties(alice)  # classique: Anne 10, 105, 32
+    jeudi = make_partie(alice, joueurs=TABLE, name="Jeudi", preset="rami51")
+    # docs/rules.md R17: a rami sec gives each loser a flat 200.
+    play(jeudi, "Bruno", "rami_sec")
+    services.partie_close(partie=jeudi)
+    anne = line(build_statistics(alice, Filters()), "Anne")
+    assert anne.averages == [("Rami classique", Decimal("49.0")), ("Rami 51", Decimal("200.0"))]
+    assert anne.average_total is None
+    client.force_login(alice)
+    page = client.get(reverse("statistics")).content.decode()
+    card = page.split('data-habitue="Anne"')[1].split("</section>")[0]
+    assert 'Total final moyen · Rami classique</dt><dd data-stat="average">49,0</dd>' in card
+    assert 'Total final moyen · Rami 51</dt><dd data-stat="average">200,0</dd>' in card
+
+
+def test_equal_money_lines_are_drawn_apart() -> None:
+    from games.display.money_chart import Series, _spread, money_chart
+
+    three = [
+        Series(name, [0, -100, -200], colour) for name, colour in (("A", 0), ("B", 1), ("C", 1))
+    ]
+    series = [Series("Léa", [0, 300, 600], 2), *three]
+    assert _spread(series) == [
+        [-4.5, 0.0, 0.0],
+        [-1.5, -3.0, -3.0],
+        [1.5, 0.0, 0.0],
+        [4.5, 3.0, 3.0],
+    ]
+    svg = money_chart(series, "EUR")
+    # Four lines in four colours (C's own colour is B's: he takes the first free one).
+    for colour in ("#009E73", "#0072B2", "#D55E00", "#CC79A7"):
+        assert f'stroke="{colour}"' in svg

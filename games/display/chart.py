@@ -236,9 +236,15 @@ def _scale(values: list[int]) -> tuple[int, int, int]:
 
 
 def score_chart(
-    players: Sequence[str], states: Sequence[DonneState], *, seuil: int | None = None
+    players: Sequence[str],
+    states: Sequence[DonneState],
+    *,
+    seuil: int | None = None,
+    colours: Sequence[int] | None = None,
 ) -> SafeString:
-    """The SVG markup (escaped names) for a marque; an empty string before the first donne."""
+    """The SVG markup (escaped names) for a marque; an empty string before the first donne.
+    ``colours``: each player's colour and marker (games/display/colours.py), else his seat."""
+    colours = list(colours) if colours is not None else list(range(len(players)))
     if not states:
         return SafeString("")
     paths, drops, crosses = _paths(players, states)
@@ -263,13 +269,14 @@ def score_chart(
         path = paths[player]
         last = path[-1][0]
         marked = [(x_of(d), y_of(s)) for d, s in path[1:] if d % every == 0 or d == last]
-        lines.append(player_line(index, player, [(x_of(d), y_of(s)) for d, s in path], marked))
+        points = [(x_of(d), y_of(s)) for d, s in path]
+        lines.append(player_line(colours[index], player, points, marked))
     # Legend: four players a row, then the rachat and elimination symbols.
     base = HEIGHT + 4
     legend = []
     for index, player in enumerate(players):
         x, y = LEFT + (index % 4) * LEGEND_COLUMN, base + (index // 4) * LEGEND_ROW
-        legend.append(legend_entry(index, player, x, y))
+        legend.append(legend_entry(colours[index], player, x, y))
     symbols_x = LEFT + 4 * LEGEND_COLUMN - 30
     context = {
         "title": _("Courbe des scores"),

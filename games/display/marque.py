@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy
 
 from games import replays
 from games.centimes import from_centimes
+from games.display.colours import glyph, player_colours
+from games.display.names import short_labels
 from games.models import Joueur, Partie
 from games.replays import Stored
 from games.scoring import Config, DonneState, get_preset
@@ -54,6 +56,17 @@ class PlayerLine:
     status: str  # en_course | declined | definitive_exclusion
     leader: bool = False
     pending: bool = False
+    label: str = ""  # the name where seven share a phone's width (games/display/names.py)
+    colour: int = 0  # the player's colour and marker (games/display/colours.py)
+
+    @property
+    def glyph(self) -> str:
+        """His marker, next to his colour: never the colour alone (colour-blind readers)."""
+        return glyph(self.colour)
+
+    @property
+    def shortened(self) -> bool:
+        return self.label != self.joueur.name
 
     @property
     def dots(self) -> str:
@@ -102,6 +115,11 @@ class Marque:
     def states(self) -> list[DonneState]:
         """The states loaded: the latest ones, or all of them."""
         return self.stored.states
+
+    @property
+    def legend(self) -> list[PlayerLine]:
+        """The players written short on the scoreboard and the marque's header."""
+        return [line for line in self.players if line.shortened]
 
     @property
     def has_eliminated(self) -> bool:
@@ -205,6 +223,8 @@ def build_marque(stored: Stored) -> Marque:
     last = stored.last
     leaders = {name for rank, name, _total in summary.final.ranking if rank == 1} if last else set()
     pending_names = {p.player for p in summary.pending}
+    labels = short_labels([j.name for j in stored.joueurs])
+    colours = player_colours(stored.joueurs)
     players = [
         PlayerLine(
             joueur=j,
@@ -214,6 +234,8 @@ def build_marque(stored: Stored) -> Marque:
             status=last.left.get(j.name, "en_course") if last else "en_course",
             leader=j.name in leaders,
             pending=j.name in pending_names,
+            label=labels[j.name],
+            colour=colours[j.pk],
         )
         for j in stored.joueurs
     ]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.centimes import from_centimes
 from games.display.chart import LEGEND_ROW, Tick, legend_entry, nice_step, player_line, tenth
+from games.display.colours import first_free
 from games.display.numbers import format_money
 from games.replays import Stored
 
@@ -31,6 +32,7 @@ class Series:
 
     name: str
     values: list[int]
+    colour: int | None = None  # his habitué's colour and marker (games/display/colours.py)
 
 
 def money_series(parties: Sequence[Stored], currency: str) -> list[Series]:
@@ -39,6 +41,7 @@ def money_series(parties: Sequence[Stored], currency: str) -> list[Series]:
     in_currency = [s for s in parties if s.partie.currency == currency]
     running: dict[int, int] = {}
     names: dict[int, str] = {}
+    colours: dict[int, int | None] = {}
     rows: list[dict[int, int]] = []
     for stored in in_currency:
         net = stored.summary.final.net
@@ -47,10 +50,38 @@ def money_series(parties: Sequence[Stored], currency: str) -> list[Series]:
                 continue
             key = joueur.habitue.pk
             names[key] = joueur.habitue.name
+            colours[key] = joueur.habitue.colour
             running[key] = running.get(key, 0) + net.get(joueur.name, 0)
         rows.append(dict(running))
     moved = [k for k in names if any(row.get(k, 0) for row in rows)]
-    return [Series(names[k], [0, *(row.get(k, 0) for row in rows)]) for k in moved]
+    return [Series(names[k], [0, *(row.get(k, 0) for row in rows)], colours[k]) for k in moved]
+
+
+# Lines that run together (three players at −1 € after each partie) are drawn this many
+# pixels apart, so that each stays visible with its own marker.
+SPREAD = 3.0
+
+
+def _spread(series: Sequence[Series]) -> list[list[float]]:
+    """Each series' vertical offset at each partie: 0 alone, else spread around the value."""
+    offsets = [[0.0] * len(one.values) for one in series]
+    for i in range(len(series[0].values)):
+        groups: dict[int, list[int]] = {}
+        for k, one in enumerate(series):
+            groups.setdefault(one.values[i], []).append(k)
+        for members in groups.values():
+            for rank, k in enumerate(members):
+                offsets[k][i] = (rank - (len(members) - 1) / 2) * SPREAD
+    return offsets
+
+
+def _colours(series: Sequence[Series]) -> list[int]:
+    """Each habitué's own colour, or (taken by one listed before him) the first free one."""
+    chosen: list[int] = []
+    for one in series:
+        wanted = one.colour
+        chosen.append(wanted if wanted is not None and wanted not in chosen else first_free(chosen))
+    return chosen
 
 
 def money_chart(series: Sequence[Series], currency: str) -> SafeString:
@@ -78,13 +109,19 @@ def money_chart(series: Sequence[Series], currency: str) -> SafeString:
     lines = []
     legend = []
     base = HEIGHT + 4
+    offsets = _spread(series)
+    colours = _colours(series)
     for index, one in enumerate(series):
-        points = [(x_of(i), y_of(v)) for i, v in enumerate(one.values)]
-        marked = [p for i, p in enumerate(points) if i and (i % every == 0 or i == count)]
-        lines.append(player_line(index, one.name, points, marked))
+        shift = offsets[index]
+        points = [(x_of(i), y_of(v) + shift[i]) for i, v in enumerate(one.values)]
+        # Marked every few parties, and wherever his line runs with another one's.
+        marked = [
+            p for i, p in enumerate(points) if i and (i % every == 0 or i == count or shift[i])
+        ]
+        lines.append(player_line(colours[index], one.name, points, marked))
         x = 8 + (index % PER_ROW) * LEGEND_COLUMN
         y = base + (index // PER_ROW) * LEGEND_ROW
-        legend.append(legend_entry(index, one.name, x, y))
+        legend.append(legend_entry(colours[index], one.name, x, y))
     context = {
         "title": _("Argent gagné et perdu, partie après partie"),
         "width": WIDTH,

@@ -109,7 +109,9 @@ class PlayerStats:
     habitue: Habitue
     played: int = 0
     won: int = 0
-    totals: list[int] = field(default_factory=list)
+    # Final totals by preset: a Rami 51 total (to 1000) and a classique one (to 100) do not
+    # average together.
+    totals: dict[str, list[int]] = field(default_factory=dict)
     rachats: int = 0  # bought back
     declined: int = 0  # a rachat declined: he left the partie (docs/rules.md R5)
     exclusions: int = 0  # excluded for good past the last rachat (docs/rules.md R8)
@@ -133,10 +135,22 @@ class PlayerStats:
         return (200 * self.won + self.played) // (2 * self.played) if self.played else 0
 
     @property
+    def averages(self) -> list[tuple[str, Decimal]]:
+        """The average final total in each preset he played (their label), in preset order."""
+        return [
+            (
+                get_preset(key).label,
+                (Decimal(sum(values)) / len(values)).quantize(Decimal("0.1")),
+            )
+            for key in PRESETS
+            if (values := self.totals.get(key))
+        ]
+
+    @property
     def average_total(self) -> Decimal | None:
-        if not self.totals:
-            return None
-        return (Decimal(sum(self.totals)) / len(self.totals)).quantize(Decimal("0.1"))
+        """The average final total when he played one preset only (else see ``averages``)."""
+        averages = self.averages
+        return averages[0][1] if len(averages) == 1 else None
 
     def wins_in(self, labels: list[str]) -> list[int]:
         return [self.wins.get(label, 0) for label in labels]
@@ -251,7 +265,7 @@ def _count(
         line = stats.setdefault(habitue.pk, PlayerStats(habitue))
         line.played += 1
         line.won += rank == 1
-        line.totals.append(total)
+        line.totals.setdefault(partie.preset, []).append(total)
         left = last.left.get(name) if last else None
         line.declined += left == "declined"
         line.exclusions += left == "definitive_exclusion"

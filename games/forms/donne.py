@@ -25,6 +25,7 @@ from games.scoring import (
     card_letter,
     explain_hand,
     get_preset,
+    hand_penalty,
     hands_needed,
     implausible,
     parse_card,
@@ -247,6 +248,17 @@ class DonneForm(forms.Form):
         return [w for w in self.preset.win_types if not hands_needed(self.preset, w)]
 
     @property
+    def flat_wins(self) -> list[tuple[str, str, int]]:
+        """docs/rules.md R17: each flat win, its label and what each loser marks (the engine
+        counts it for any hand: a loser keeps at least one card), for the note that replaces
+        the hands."""
+        any_hand = Hand.of(["2"])
+        return [
+            (win, gettext(self.preset.win_types[win]), hand_penalty(self.preset, any_hand, win))
+            for win in self.no_hand_wins
+        ]
+
+    @property
     def points_max(self) -> int:
         return plausible_max(self.preset)
 
@@ -355,8 +367,9 @@ class DonneForm(forms.Form):
             field = "winner"
         self.add_error(field, translated(err, with_donne=err.donne != number))
 
-    def previews(self) -> list[tuple[Joueur, str]]:
-        """Each loser's count as typed, with the engine's explanation (the live preview)."""
+    def previews(self) -> list[tuple[Joueur, str, str]]:
+        """Each loser's count as typed, with the engine's explanation, and the warning the
+        save would give about it (an implausible hand), before the tap (the live preview)."""
         self.is_valid()
         cleaned = self.cleaned_data
         win = cleaned.get("win") or self.preset.default_win
@@ -370,5 +383,6 @@ class DonneForm(forms.Form):
                     text = explain_hand(self.preset, hand, win, translate=gettext)
                 except RamiError as err:
                     text = translated(err)
-            lines.append((joueur, text))
+            warning = " ".join(str(e) for e in self.errors.get(self._ok(joueur), []))
+            lines.append((joueur, text, warning))
         return lines

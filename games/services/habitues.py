@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 
 from games import replays
+from games.display.colours import first_free
 from games.errors import PartieError
 from games.models import Habitue, Joueur, Partie
 from games.scoring import get_preset, player_problems
@@ -40,7 +41,24 @@ def link_habitues(owner: AbstractBaseUser, joueurs: Iterable[Joueur]) -> None:
             known[key] = Habitue(owner=owner, name=joueur.name, key=key)
             new.append(known[key])
         joueur.habitue = known[key]
+    _choose_colours(joueurs, new)
     Habitue.objects.bulk_create(new)
+
+
+def _choose_colours(joueurs: list[Joueur], new: list[Habitue]) -> None:
+    """A new habitué's colour, chosen once: the first one not taken at his first table."""
+    fresh = {id(h) for h in new}
+    taken: dict[int, set[int]] = {}
+    for joueur in joueurs:
+        if joueur.habitue is not None and id(joueur.habitue) not in fresh:
+            taken.setdefault(id(joueur.partie), set()).add(joueur.habitue.colour)
+    for joueur in joueurs:
+        habitue = joueur.habitue
+        if habitue is None or id(habitue) not in fresh or habitue.colour is not None:
+            continue
+        table = taken.setdefault(id(joueur.partie), set())
+        habitue.colour = first_free(table)
+        table.add(habitue.colour)
 
 
 def habitues_of(owner: AbstractBaseUser) -> list[Habitue]:

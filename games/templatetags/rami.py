@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.display import numbers
 from games.display.chart import score_chart as draw_chart
+from games.display.colours import glyph
 from games.display.marque import Cell, Marque
 from games.display.numbers import format_money
 
@@ -60,4 +61,11 @@ def marque_cell(cell: Cell) -> str:
 def score_chart(marque: Marque) -> SafeString:
     """``{% score_chart marque as chart %}``: the partie's SVG score chart, for
     games/_chart.html (the template of games/display/chart.py escapes the names)."""
-    return draw_chart(marque.stored.names, marque.states, seuil=marque.rules.seuil)
+    colours = [line.colour for line in marque.players]
+    return draw_chart(marque.stored.names, marque.states, seuil=marque.rules.seuil, colours=colours)
+
+
+@register.filter
+def player_glyph(colour: int | None) -> str:
+    """A habitué's marker (games/display/colours.py), shown with his colour."""
+    return glyph(colour or 0)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.display.marque import Marque
 from games.display.outcome import donne_sentences, end_sentence, left_sentence, rachat_sentence
+from games.display.outlook import donne_outlook
 from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
@@ -20,6 +21,7 @@ from games.scoring import RamiError, get_preset
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
+    offer_undo,
     render_partie,
     say_change,
     stale,
@@ -78,15 +80,18 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                 return render_partie(request, marque, form, status=409 if not request.htmx else 200)
             form.add_refusal(err, marque.recorded + 1)
         else:
-            messages.success(request, _("Donne %(n)s notée.") % {"n": recorded.donne.number})
+            number = recorded.donne.number
+            messages.success(request, _("Donne %(n)s notée.") % {"n": number})
             partie.refresh_from_db()  # as the service left it (its revision)
             marque = load_marque(partie)
             # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
-            for sentence in donne_sentences(marque, recorded.donne.number):
+            for sentence in donne_sentences(marque, number):
                 messages.warning(request, sentence)
+            # Undo at hand, in the confirmation: the delete of the donne just saved.
+            undo = offer_undo(request, {"partie": partie.pk, "kind": "donne", "number": number})
             if not request.htmx:
                 return redirect("partie_detail", pk=partie.pk)
-            return render_partie(request, marque)
+            return render_partie(request, marque, undo=undo)
     marque = marque or load_marque(partie)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
 
@@ -120,10 +125,15 @@ def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
 @login_required
 @require_POST
 def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """Each loser's count as it is typed, with the engine's explanation."""
+    """Each loser's count as it is typed, with the engine's explanation; for a new donne,
+    each player's total after it and who would cross the seuil or reach the target."""
     partie = get_partie_for_user(request, pk)
     form, _marque = _posted_form(request, partie)
-    return render(request, "games/partie_detail.html#previews", {"lines": form.previews()})
+    lines = form.previews()
+    # An edit changes a donne in the middle: its totals are the save's to say (say_change).
+    outlook = [] if request.POST.get("modifie") else donne_outlook(partie, form.cleaned_data)
+    context = {"lines": lines, "outlook": outlook, "outlook_swap": True}
+    return render(request, "games/partie_detail.html#previews", context)
 
 
 def _donne_at(partie: Partie, number: int) -> Donne | None:
@@ -208,6 +218,7 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
     partie = get_partie_for_user(request, pk)
     joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
     decision = request.POST.get("decision")
+    undo = None
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
@@ -220,10 +231,22 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
         else:
             partie.refresh_from_db()  # as the decision left it (its revision)
             _say_decision(request, load_marque(partie), rachat)
+            # Undo at hand: the other answer, through the change of a decision already given.
+            undo = offer_undo(
+                request,
+                {
+                    "partie": partie.pk,
+                    "kind": "rachat",
+                    "number": rachat.donne.number,
+                    "joueur": joueur.pk,
+                    "name": joueur.name,
+                    "back": "abandonner" if rachat.accepted else "racheter",
+                },
+            )
     if not request.htmx:
         return redirect("partie_detail", pk=partie.pk)
     partie.refresh_from_db()
-    return render_partie(request, load_marque(partie))
+    return render_partie(request, load_marque(partie), undo=undo)
 
 
 def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:

@@ -48,7 +48,11 @@ def render_partie(
     *,
     status: int = 200,
     money_form: MoneyForm | None = None,
+    undo: dict[str, object] | None = None,
 ) -> HttpResponse:
+    # The "Annuler" of the confirmation just given: passed on by an htmx save, or kept in the
+    # session across the redirect of a page without JavaScript (read once).
+    undo = undo or request.session.pop(UNDO_KEY, None)
     context = {
         "partie": marque.partie,
         "marque": marque,
@@ -58,12 +62,35 @@ def render_partie(
         "cagnotte": build_cagnotte(marque.stored),
         "money_form": money_form or MoneyForm(instance=marque.partie),
         "max_note": MAX_NOTE,
+        "undo": _still_undoable(marque, undo),
         **visible_rows(marque),
     }
     template = "games/partie_detail.html"
     if request.htmx:
         template += "#partie-body"
     return render(request, template, context, status=status)
+
+
+UNDO_KEY = "ramiscore_undo"
+
+
+def offer_undo(request: HttpRequest, undo: dict[str, object]) -> dict[str, object]:
+    """Keep the undo of a save for the page the redirect shows (no htmx); returned as is."""
+    if not request.htmx:
+        request.session[UNDO_KEY] = undo
+    return undo
+
+
+def _still_undoable(marque: Marque, undo: dict[str, object] | None) -> dict[str, object] | None:
+    """The undo offered only while it still undoes what it says: the donne saved is still
+    the last one, the decision is still at the partie's latest donne."""
+    if not undo or undo.get("partie") != marque.partie.pk:
+        return None
+    if undo["kind"] == "donne" and undo["number"] != marque.recorded:
+        return None
+    if undo["kind"] == "rachat" and undo["number"] > marque.recorded:
+        return None
+    return undo
 
 
 def say_change(request: HttpRequest, change: services.Change, currency: str) -> None:

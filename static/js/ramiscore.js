@@ -81,7 +81,8 @@
 
   function setupDonneForm(form) {
     const hands = form.querySelector("#hands");
-    const note = form.querySelector(".no-hands-note");
+    // One note per flat win, saying what each loser marks: the one of the win chosen shows.
+    const notes = form.querySelectorAll(".no-hands-note");
     // The winner keeps no hand: hide his row so the scorekeeper sees only the losers. A flat
     // win (docs/rules.md R27, data-no-hands from the engine) needs no hands at all.
     function refresh() {
@@ -97,7 +98,7 @@
           el.disabled = noHands;
         });
       }
-      if (note) note.hidden = !noHands;
+      notes.forEach(function (note) { note.hidden = !noHands || note.dataset.win !== win.value; });
       const inputs = pointsInputs(form);
       inputs.forEach(function (input, i) {
         input.setAttribute("enterkeyhint", i === inputs.length - 1 ? "done" : "next");
@@ -297,7 +298,13 @@
     form.addEventListener("change", function () { write(false); });
     form.addEventListener("submit", function () { write(true); });
     // The offline queue took the donne (static/js/offline.js): a blank form for the next one.
-    form.addEventListener("ramiscore:clear", function () { say(form, "", false); clear(); });
+    form.addEventListener("ramiscore:clear", function () {
+      say(form, "", false);
+      clear();
+      // The totals after the donne just queued belong to it, not to the next one.
+      const outlook = document.getElementById("apercu-totaux");
+      if (outlook) outlook.textContent = "";
+    });
     // A refused queued donne, back into the form to be corrected.
     form.addEventListener("ramiscore:fill", function (event) {
       clear();
@@ -380,8 +387,16 @@
     button.addEventListener("click", function () { window.print(); });
   }
 
+  // The "Annuler" of a save's confirmation goes after a few seconds: by then the table has
+  // seen the marque, and the last donne's undo stays under it.
+  function setupUndo(box) {
+    const seconds = Number(box.dataset.undoSeconds) || 10;
+    window.setTimeout(function () { box.hidden = true; }, seconds * 1000);
+  }
+
   function setup(root) {
     once(root, "[data-print]", setupPrint);
+    once(root, "[data-undo-seconds]", setupUndo);
     once(root, ".picker", setupPicker);
     once(root, "#donne-form", setupDonneForm);
     once(root, "#joueur-rows", setupJoueurs);

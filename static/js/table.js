@@ -102,6 +102,55 @@
     });
   }
 
+  // -- The result picture --------------------------------------------------------------------
+  // [data-share-picture]: the PNG drawn by the server, through the share sheet with the file
+  // (Web Share level 2) where the browser has it, else saved as a download.
+  function download(blob, name) {
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    window.setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+  }
+
+  function sharePicture(button) {
+    const name = button.dataset.filename || "resultat.png";
+    button.disabled = true;
+    fetch(button.dataset.sharePicture, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.blob();
+      })
+      .then(function (blob) {
+        const file = new File([blob], name, { type: "image/png" });
+        const data = { files: [file], title: button.dataset.shareTitle, text: button.dataset.shareText };
+        if (navigator.canShare && navigator.share && navigator.canShare({ files: [file] })) {
+          return navigator.share(data).catch(function (error) {
+            if (!error || error.name !== "AbortError") download(blob, name);
+          });
+        }
+        download(blob, name);
+        return null;
+      })
+      .catch(function () { say(button, button.dataset.failed); })
+      .then(function () { button.disabled = false; });
+  }
+
+  function setupPicture(root) {
+    root.querySelectorAll("[data-share-picture]").forEach(function (button) {
+      if (button.dataset.pictureReady) return;
+      button.dataset.pictureReady = "1";
+      button.hidden = false;
+      // The plain link is for pages without JavaScript: the button does both.
+      const link = button.parentNode.querySelector(".share-result-link");
+      if (link) link.hidden = true;
+      button.addEventListener("click", function () { sharePicture(button); });
+    });
+  }
+
   // -- Big screen ----------------------------------------------------------------------------
   function setupFullscreen(root) {
     root.querySelectorAll("[data-fullscreen]").forEach(function (button) {
@@ -117,12 +166,17 @@
 
   function setup() {
     setupShare(document);
+    setupPicture(document);
     setupFullscreen(document);
     keepAwake();
   }
 
   document.addEventListener("DOMContentLoaded", setup);
   document.addEventListener("visibilitychange", keepAwake);
+  // WebKit refuses the lock until the page has had a user gesture: the first tap (and any
+  // later one after a refusal) asks again; while the lock is held this returns at once.
+  document.addEventListener("pointerup", keepAwake, { passive: true });
+  document.addEventListener("keyup", keepAwake, { passive: true });
   // htmx swapped part of the page (a donne saved, the live view refreshed, the partie ended).
   document.addEventListener("htmx:afterSettle", setup);
 })();

@@ -305,7 +305,9 @@ def test_a_flat_win_saves_with_no_hands(page, alice):
     winner(page, "Anne").click()
     page.locator("#win-types label", has_text="Rami sec").click()
     expect(page.locator("#hands")).to_be_hidden()
-    expect(page.locator(".no-hands-note")).to_be_visible()
+    expect(page.locator(".no-hands-note:visible")).to_have_text(
+        "Rami sec : chaque perdant marque 200 points, sans compter sa main."
+    )
     page.locator("#donne-save").click()
     page.wait_for_selector("text=Donne 1 notée.")
     # docs/rules.md R17/R27: 200 to each loser, no hand needed.
