@@ -49,7 +49,7 @@ def test_the_migration_gives_the_habitues_already_there_a_colour(alice) -> None:
     make_partie(alice, joueurs=["Léa", "Papa", "Tom"])
     make_partie(alice, joueurs=["Tom", "Mamie"])
     Habitue.objects.update(colour=None)
-    backfill = importlib.import_module("games.migrations.0012_habitue_colour").backfill
+    backfill = importlib.import_module("games.migrations.0015_habitue_colour").backfill
     backfill(apps, None)
     colours = dict(Habitue.objects.values_list("name", "colour"))
     # Each at his first table: Léa 0, Papa 1, Tom 2; then Mamie beside Tom takes 0.

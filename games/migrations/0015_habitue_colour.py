@@ -30,7 +30,7 @@ def backfill(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_partie_name_readable"),
+        ("games", "0014_login_locks"),
     ]
 
     operations = [
