@@ -97,6 +97,7 @@
     const refused = mine.filter(function (i) { return i.state === "refused"; });
     const stuck = behindRefusal(mine);
     const lines = [];
+    const rachat = !isOffline() && Boolean(document.querySelector("#partie-body .rachat-card"));
     if (isOffline()) {
       const at = body.dataset.served === "cache" ? seenAt() : "";
       lines.push(at ? fill(words("offlineSince"), { time: at }) : words("offline"));
@@ -109,7 +110,7 @@
       const q = queueWords();
       if (live.some(function (i) { return stuck.has(i.cle); })) {
         lines.push(live.length === 1 ? q.behindOne : q.behindMany);
-      } else if (!isOffline() && document.querySelector("#partie-body .rachat-card")) {
+      } else if (rachat) {
         lines.push(live.length === 1 ? q.rachatOne : q.rachatMany);
       }
     }
@@ -124,7 +125,7 @@
       link.href = banner.dataset.loginUrl + "?next=" + encodeURIComponent(location.pathname);
       link.textContent = words("login");
       banner.appendChild(link);
-    } else if (live.some(function (i) { return i.state === "waiting" && !stuck.has(i.cle); })) {
+    } else if (!rachat && live.some(function (i) { return i.state === "waiting" && !stuck.has(i.cle); })) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "btn btn-sm btn-dark send-now";
@@ -772,6 +773,8 @@
     const marker = accountMarker();
     const noSession = document.getElementById("offline-login");
     if (noSession) noSession.hidden = Boolean(marker);
+    const keptNote = document.getElementById("offline-kept-note");
+    if (keptNote) keptNote.hidden = !marker;
     const links = [];
     if (marker && window.caches) {
       const cache = await caches.open("ramiscore-pages-" + marker);

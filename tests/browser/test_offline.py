@@ -361,6 +361,10 @@ def test_three_donnes_offline_survive_a_reload_and_a_closed_browser(
     rachat = page.locator(".rachat-card[data-joueur='Bruno']")
     expect(rachat).to_be_visible()
     expect(queued_rows(page)).to_have_count(1)
+    # The banner says what the donne still on the phone waits for.
+    expect(page.locator("#offline-banner")).to_contain_text(
+        "1 donne en attente d'envoi · Elle attend la décision de rachat ci-dessous."
+    )
     assert [n for n, _w, _h in stored(partie)] == [1, 2, 3]
     shot(page, "offline-rachat-asked")
     rachat.locator("button", has_text="Se racheter").click()
