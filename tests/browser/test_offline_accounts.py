@@ -11,16 +11,19 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from ramiscore.offline_account import COOKIE, HEADER, account_marker
-from tests.browser.test_offline import (  # noqa: F401 (fixtures)
+from tests.browser import test_offline
+from tests.browser.test_offline import (
     FOUR,
     _session_cookie,
-    alice,
-    relay,
     shot,
 )
 from tests.factories import hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+# The offline tests' phone, relay and alice, shared.
+alice = test_offline.alice
+relay = test_offline.relay
 
 KEPT_NAMES = (
     "() => caches.keys().then(names => names.filter(n => n.startsWith('ramiscore-pages-')))"

@@ -10,15 +10,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import test_offline
 from tests.browser.conftest import PHONE
-from tests.browser.test_offline import (  # noqa: F401 (fixtures)
+from tests.browser.test_offline import (
     FOUR,
-    alice,
     open_controlled,
-    phone,
     queued_rows,
     record,
-    relay,
     shot,
     stored,
     until,
@@ -26,6 +24,11 @@ from tests.browser.test_offline import (  # noqa: F401 (fixtures)
 from tests.factories import hand, make_partie, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+# The offline tests' phone, relay and alice, shared.
+alice = test_offline.alice
+phone = test_offline.phone
+relay = test_offline.relay
 
 
 def count_line(page):
@@ -154,7 +157,9 @@ def test_a_waiting_donne_is_changed_and_dropped_offline_and_undo_takes_the_last(
     expect(phone.locator("#donne-title")).to_have_text("Modifier la donne 3 (en attente)")
     david = phone.locator("#donne-form .hand[data-joueur='David'] .points-input")
     expect(david).to_have_value("22")
-    expect(rows.nth(1).locator(".queue-state")).to_have_attribute("title", "en cours de modification")
+    expect(rows.nth(1).locator(".queue-state")).to_have_attribute(
+        "title", "en cours de modification"
+    )
     shot(phone, "queue-editing")
     david.fill("25")
     phone.locator("#donne-save").click()
