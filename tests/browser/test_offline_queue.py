@@ -116,9 +116,13 @@ def test_five_catch_ups_in_a_row_leave_the_page_as_the_server_has_it(phone, rela
         relay.stop()
         record(phone, FOUR[n % 4], **{name: n + i for i, name in enumerate(FOUR) if i != n % 4})
         expect(queued_rows(phone)).to_have_count(1)
+        # Reloaded offline: the kept page, which asks for a fresh one once the server is back.
+        phone.reload()
+        expect(phone.locator("#offline-banner")).to_contain_text("Hors ligne")
         relay.start()
-        # The page hears of the connection from every side at once: the "online" event, its
-        # own send, and the worker's Background Sync; each asks for a fresh marque.
+        # The page hears of the connection from every side at once: the "online" event (a
+        # probe, a send), its own send, and the worker's Background Sync; each of them asks
+        # for a fresh marque.
         phone.evaluate(
             """() => {
                 window.dispatchEvent(new Event("online"));
