@@ -805,12 +805,14 @@
   }
 
   if (otherAccount()) return;
+  const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
   if (navigator.serviceWorker) {
     navigator.serviceWorker.ready.then(function (registration) {
       const worker = registration.active;
       if (!worker) return;
       worker.postMessage({ type: "account", marker: accountMarker() });
-      if (body.dataset.served !== "cache") keepThisPage(registration);
+      // A page the worker served was kept on its way; one it did not (the first visit) now.
+      if (body.dataset.served !== "cache" && !controlledAtLoad) keepThisPage(registration);
     }).catch(function () {});
   }
   offlinePage();

@@ -3,7 +3,8 @@ by puppeteer-core from the npm registry: no browser download; tests/browser/fire
 same relay cuts the network for the page and the service worker. Firefox has no Background
 Sync: there the page sends the queue itself.
 
-Skipped with a message where Node, the driver's node_modules or Firefox are missing."""
+Skipped with a message where Node, the driver's node_modules or Firefox are missing, except
+in CI (.ci/run installs them)."""
 
 from __future__ import annotations
 
@@ -89,10 +90,13 @@ def firefox(relay, alice):
         if not there
     ]
     if missing:
-        pytest.skip(
+        message = (
             f"{', '.join(missing)} missing: apt-get install firefox-esr nodejs npm; "
             "cd tests/browser/firefox && PUPPETEER_SKIP_DOWNLOAD=1 npm ci"
         )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     browser = Firefox()
     cookie = _session_cookie(alice, relay.url)
     session = {"name": cookie["name"], "value": cookie["value"], "domain": "127.0.0.1", "path": "/"}
