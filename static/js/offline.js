@@ -93,8 +93,10 @@
     const all = account ? await Q.items(account) : [];
     const partie = currentPartie();
     const mine = partie ? all.filter(function (i) { return String(i.partie) === partie; }) : all;
-    const live = mine.filter(isLive);
-    const refused = mine.filter(function (i) { return i.state === "refused"; });
+    // Off a partie's page (no Corriger there), a refused donne is counted with the others.
+    const onPartie = Boolean(partie && document.getElementById("queue-words"));
+    const live = onPartie ? mine.filter(isLive) : mine;
+    const refused = onPartie ? mine.filter(function (i) { return i.state === "refused"; }) : [];
     const stuck = behindRefusal(mine);
     const lines = [];
     const rachat = !isOffline() && Boolean(document.querySelector("#partie-body .rachat-card"));
@@ -629,7 +631,7 @@
       freshMarque();
       return;
     }
-    await showBanner();
+    await refresh();  // the banner, and "Annuler la dernière donne" usable again
   }
 
   // While the page is the phone's copy or a request found no network, ask the server now and
@@ -732,7 +734,7 @@
     }
   });
   window.addEventListener("online", function () { probe(); send(); });
-  window.addEventListener("offline", function () { showBanner(); });
+  window.addEventListener("offline", function () { refresh(); });
   window.setInterval(function () { if (!login) send(); }, RETRY_MS);
   window.setInterval(probe, PROBE_MS);
 

@@ -70,6 +70,8 @@ def test_a_refusal_is_shown_on_top_and_the_next_donne_is_not_held_behind_it(phon
         (1, "David", {"Anne": 1, "Bruno": 2, "Chloé": 3}),
         (2, "Bruno", {"Anne": 4, "Chloé": 5, "David": 6}),
     ]
+    # Saved online: the focus on the next winner.
+    until(phone, "() => document.activeElement.name === 'winner'")
     expect(queued_rows(phone)).to_have_count(1)  # the refused one, still on top
     expect(refusal).to_be_visible()
 
@@ -166,6 +168,12 @@ def test_a_waiting_donne_is_changed_and_dropped_offline_and_undo_takes_the_last(
     )
     shot(phone, "queue-editing")
     david.fill("25")
+    # A card picker opened and left empty: it must not stay open after the save.
+    phone.locator("#donne-form .hand[data-joueur='Anne'] .picker-toggle").click()
+    expect(phone.locator("#donne-form .hand[data-joueur='Anne'] .cards-input")).to_be_visible()
+    expect(phone.locator("#donne-form .hand[data-joueur='Anne'] .cards-input")).to_have_attribute(
+        "placeholder", "ex. R D 10 2"
+    )
     phone.locator("#donne-save").click()
     expect(rows).to_have_count(3)
     expect(rows.nth(1).locator("td")).to_have_text(["20", "gagne", "21", "25"])
