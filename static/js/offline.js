@@ -250,7 +250,7 @@
       const td = document.createElement("td");
       td.colSpan = heads.length + 1;
       const actions = document.createElement("div");
-      actions.className = "d-flex gap-2 justify-content-end";
+      actions.className = "d-flex gap-2";
       actions.appendChild(button(q.edit, "btn-outline-primary queue-edit", function () { edit(item.cle, number); }));
       actions.appendChild(dropButton(item.cle, "btn-outline-danger"));
       td.appendChild(actions);
@@ -792,7 +792,7 @@
     list.replaceChildren();
     links.reverse().forEach(function (link) {
       const a = document.createElement("a");
-      a.className = "list-group-item list-group-item-action";
+      a.className = "btn btn-success";
       a.href = link.href;
       a.textContent = link.title;
       list.appendChild(a);

@@ -197,6 +197,11 @@ def test_the_offline_queue_in_firefox(firefox, relay, alice):
     )
     firefox("click", selector="#actions form button")
     firefox.wait("() => document.querySelector('#offline-page h1')?.textContent === 'Hors ligne'")
+    # It lists the partie kept on this phone for this account.
+    firefox.wait(
+        "() => [...document.querySelectorAll('#kept-parties a')].map(a => a.textContent)"
+        ".join() === 'Mardi soir'"
+    )
     firefox("screenshot", path=str(test_offline.SCREENSHOTS / "firefox-offline-page.png"))
 
     relay.start()
