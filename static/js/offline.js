@@ -537,7 +537,14 @@
   async function send() {
     if (sending) return;
     if (!account) return;
-    if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) return;
+    if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) {
+      // Nothing to send, but a fresh marque that met the login page is still owed.
+      if (freshOwed) {
+        freshOwed = false;
+        freshMarque();
+      }
+      return;
+    }
     sending = true;
     await showBanner();
     let result;
@@ -590,6 +597,20 @@
     })().finally(function () { fresh = null; });
     return fresh;
   }
+
+  // A fresh marque asked for while the session was gone (another tab logging out and in)
+  // comes back as the login page: never swapped into the partie's body; owed for later.
+  let freshOwed = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    const xhr = event.detail.xhr;
+    if (!target || target.id !== "partie-body" || !xhr || !xhr.responseURL || !banner) return;
+    const loginUrl = banner.dataset.loginUrl;
+    if (loginUrl && new URL(xhr.responseURL).pathname === loginUrl) {
+      event.detail.shouldSwap = false;
+      freshOwed = true;
+    }
+  });
 
   // One swap of #partie-body: done when it has settled (or failed).
   function swapOnce() {
