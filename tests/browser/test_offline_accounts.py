@@ -7,10 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
-from ramiscore.offline_account import COOKIE, HEADER, account_marker
+from ramiscore.offline_account import account_marker
 from tests.browser import test_offline
 from tests.browser.test_offline import (
     FOUR,
@@ -55,21 +54,6 @@ def login(page, username: str) -> None:
     page.fill("input[name=password]", "cartes-sur-table")
     page.locator("#main form button.btn-lg").click()
     page.wait_for_url(re.compile(r"/$"))
-
-
-def test_the_marker_follows_the_session(client, alice):
-    client.force_login(alice)
-    response = client.get("/")
-    assert response[HEADER] == account_marker(alice.pk)
-    assert response.cookies[COOKIE].value == account_marker(alice.pk)
-    assert response.cookies[COOKIE]["httponly"] == ""
-    assert account_marker(alice.pk) != account_marker(alice.pk + 1)
-    # Logged out (or the session gone): the marker goes too.
-    anonymous = Client()
-    anonymous.cookies[COOKIE] = account_marker(alice.pk)
-    gone = anonymous.get("/comptes/connexion/")
-    assert gone.cookies[COOKIE].value == ""
-    assert HEADER not in gone
 
 
 def test_the_first_visit_is_kept_and_the_offline_page_lists_it(fresh, relay, alice):

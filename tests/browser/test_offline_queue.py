@@ -229,3 +229,23 @@ def test_a_waiting_donne_is_changed_and_dropped_offline_and_undo_takes_the_last(
         (2, "David", {"Anne": 1, "Bruno": 1, "Chloé": 1}),
     ]
     assert phone.viewport_size == PHONE
+
+
+def test_a_file_posted_online_goes_through_the_worker_untouched(phone, relay, alice, tmp_path):
+    """Forms posted as navigations go through the worker (for the offline page when there is
+    no network): a multipart upload, online, arrives whole."""
+    partie = make_partie(alice, joueurs=FOUR, name="À réimporter")
+    play(partie, "Anne", "rami", Bruno=hand(points=12), Chloé=hand(points=7), David=hand(points=30))
+    open_controlled(phone, partie)
+    exported = phone.evaluate(
+        "url => fetch(url).then(r => r.text())", f"/parties/{partie.pk}/export.json"
+    )
+    path = tmp_path / "partie.json"
+    path.write_text(exported, encoding="utf-8")
+    phone.goto("/parties/importer/")
+    assert phone.evaluate("Boolean(navigator.serviceWorker.controller)")
+    phone.locator("#import-form input[type=file]").set_input_files(str(path))
+    phone.locator("#import-form button").click()
+    expect(phone.locator("#partie-body h1")).to_have_text("À réimporter")
+    expect(count_line(phone)).to_have_text("1 donne")
+    assert phone.url != f"{relay.url}/parties/{partie.pk}/"
