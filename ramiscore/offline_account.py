@@ -13,6 +13,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.crypto import salted_hmac
 
+from ramiscore.private import PUBLIC_VIEWS
+
 COOKIE = "ramiscore_compte"
 HEADER = "X-Ramiscore-Compte"
 
@@ -27,6 +29,11 @@ class OfflineAccountMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        # The healthcheck (probed every few seconds offline) and the share link's pages read
+        # no session for this: they stay without a database query.
+        match = request.resolver_match
+        if match is not None and match.url_name in PUBLIC_VIEWS:
+            return response
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             marker = account_marker(user.pk)

@@ -38,3 +38,10 @@ def test_the_marker_is_set_once_per_session(client, alice):
     # Already there: not set again (its age stays the session's).
     assert COOKIE not in client.get("/").cookies
     assert client.get("/")[HEADER] == account_marker(alice.pk)
+
+
+def test_the_healthcheck_reads_no_session_for_it(client, alice, django_assert_num_queries):
+    client.force_login(alice)
+    with django_assert_num_queries(0):
+        response = client.get("/sante/")
+    assert HEADER not in response
