@@ -3,6 +3,12 @@
 // (static/js/queue.js) and shown at the end of the marque as "en attente", and the queue
 // sent when the connection is back. The words come from the page (data-* attributes of
 // #offline-banner and #queue-words, in its language): no string is written here.
+//
+// Never stuck: a refused donne is shown in the banner, at the top, in red, with Corriger /
+// Supprimer; those typed after it say they wait for it; a donne typed on the fresh marque
+// since goes on its own. Never stale: one fresh marque in flight at a time. Fixable offline:
+// each waiting donne can be changed or dropped, and "Annuler la dernière donne" takes back
+// the last waiting one.
 "use strict";
 
 (function () {
@@ -13,6 +19,7 @@
   const banner = document.getElementById("offline-banner");
   const RETRY_MS = 30000;
   const PROBE_MS = 10000;
+  const OFFLINE_PAGE_PROBE_MS = 3000;
   const SENT_KEY = "ramiscore:envoyees";
   let failed = false;   // the last request got no answer
   let login = null;     // the session expired: the queue waits for the login
@@ -33,6 +40,25 @@
     const h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
+  // The account marker cookie (ramiscore/offline_account.py): who the kept pages are for.
+  function accountMarker() {
+    const found = document.cookie.split("; ").find(function (c) { return c.startsWith("ramiscore_compte="); });
+    return found ? found.slice("ramiscore_compte=".length) : "";
+  }
+  function queueWords() {
+    const el = document.getElementById("queue-words");
+    return el ? el.dataset : {};
+  }
+  function isLive(item) { return item.state === "waiting" || item.state === "editing"; }
+  // The items that wait for a refused one: typed after it (their "after" chain leads to it).
+  function behindRefusal(mine) {
+    const stuck = new Set();
+    mine.forEach(function (item) {
+      if (item.state === "refused" || (item.after && stuck.has(item.after))) stuck.add(item.cle);
+    });
+    return stuck;
+  }
+
   // The keys already sent from this phone: a page kept offline still holds the key of a
   // form that went out since, and must not reuse it for another donne.
   function sentKeys() {
@@ -67,15 +93,28 @@
     const all = account ? await Q.items(account) : [];
     const partie = currentPartie();
     const mine = partie ? all.filter(function (i) { return String(i.partie) === partie; }) : all;
+    // Off a partie's page (no Corriger there), a refused donne is counted with the others.
+    const onPartie = Boolean(partie && document.getElementById("queue-words"));
+    const live = onPartie ? mine.filter(isLive) : mine;
+    const refused = onPartie ? mine.filter(function (i) { return i.state === "refused"; }) : [];
+    const stuck = behindRefusal(mine);
     const lines = [];
+    const rachat = !isOffline() && Boolean(document.querySelector("#partie-body .rachat-card"));
     if (isOffline()) {
       const at = body.dataset.served === "cache" ? seenAt() : "";
       lines.push(at ? fill(words("offlineSince"), { time: at }) : words("offline"));
     }
-    if (mine.length) {
-      lines.push(fill(mine.length === 1 ? words("one") : words("many"), { n: mine.length }));
+    if (live.length) {
+      lines.push(fill(live.length === 1 ? words("one") : words("many"), { n: live.length }));
       // After the count, which names what "elles" are.
       if (stillOffline && isOffline()) lines.push(words("stillOffline"));
+      // What they wait for, once the server answers: a refused donne, a rachat to decide.
+      const q = queueWords();
+      if (live.some(function (i) { return stuck.has(i.cle); })) {
+        lines.push(live.length === 1 ? q.behindOne : q.behindMany);
+      } else if (rachat) {
+        lines.push(live.length === 1 ? q.rachatOne : q.rachatMany);
+      }
     }
     banner.replaceChildren();
     const text = document.createElement("span");
@@ -88,7 +127,7 @@
       link.href = banner.dataset.loginUrl + "?next=" + encodeURIComponent(location.pathname);
       link.textContent = words("login");
       banner.appendChild(link);
-    } else if (mine.some(function (i) { return i.state === "waiting"; })) {
+    } else if (!rachat && live.some(function (i) { return i.state === "waiting" && !stuck.has(i.cle); })) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "btn btn-sm btn-dark send-now";
@@ -97,9 +136,41 @@
       button.addEventListener("click", function () { send(); });
       banner.appendChild(button);
     }
-    banner.hidden = lines.length === 0;
-    banner.classList.toggle("alert-warning", isOffline());
-    banner.classList.toggle("alert-info", !isOffline());
+    // A refusal: in the banner itself, in red, with the server's words and what to do.
+    refused.forEach(function (item) { banner.appendChild(refusalBlock(item)); });
+    if (!lines.length && !refused.length) text.remove();
+    banner.hidden = lines.length === 0 && refused.length === 0;
+    banner.classList.toggle("alert-danger", refused.length > 0);
+    banner.classList.toggle("alert-warning", !refused.length && isOffline());
+    banner.classList.toggle("alert-info", !refused.length && !isOffline());
+  }
+
+  function refusalBlock(item) {
+    const q = queueWords();
+    const block = document.createElement("div");
+    block.className = "refusal-block";
+    block.dataset.cle = item.cle;
+    const message = document.createElement("p");
+    message.className = "mb-1 fw-semibold";
+    message.textContent = fill(q.refusedTitle || "", { n: item.number }) + " " + (item.message || q.unknown);
+    block.appendChild(message);
+    const actions = document.createElement("div");
+    actions.className = "d-flex gap-2";
+    actions.appendChild(button(q.correct, "btn-primary flex-fill", function () { correct(item.cle); }));
+    actions.appendChild(dropButton(item.cle, "btn-outline-danger flex-fill"));
+    block.appendChild(actions);
+    return block;
+  }
+
+  // Supprimer: a second tap, on the same button, drops it: never by a slip of the thumb.
+  function dropButton(cle, className) {
+    const q = queueWords();
+    const drop = button(q.drop, className + " queue-drop", function () {
+      if (drop.dataset.sure) { take(cle); return; }
+      drop.dataset.sure = "1";
+      drop.textContent = q.dropSure;
+    });
+    return drop;
   }
 
   // -- the waiting rows at the end of the marque -----------------------------------------
@@ -127,10 +198,11 @@
     const table = section.querySelector("table.marque");
     const tbody = table.querySelector("tbody");
     const heads = Array.from(table.querySelectorAll("thead th[data-joueur]"));
-    const q = document.getElementById("queue-words").dataset;
+    const q = queueWords();
     tbody.querySelectorAll(".queued").forEach(function (row) { row.remove(); });
     const mine = await Q.items(account, partie);
-    counts[partie] = mine.length;
+    counts[partie] = mine.filter(isLive).length;
+    const stuck = behindRefusal(mine);
     if (mine.length) {
       // One line says what the rows below are: the phone keeps them until they are sent.
       const caption = document.createElement("tr");
@@ -142,17 +214,25 @@
       caption.appendChild(td);
       tbody.appendChild(caption);
     }
+    const first = firstNumber();
+    let position = 0;
     mine.forEach(function (item) {
+      // The number it will take: right after the server's donnes and the live ones before it.
+      const number = item.state === "refused" ? item.number : (first ? first + position : item.number);
+      if (item.state !== "refused") position += 1;
       const row = document.createElement("tr");
-      row.className = "queued " + (item.state === "refused" ? "table-danger" : "table-info");
+      const refused = item.state === "refused";
+      row.className = "queued " + (refused ? "table-danger" : "table-info");
       row.dataset.cle = item.cle;
+      row.dataset.number = String(number);
       const th = document.createElement("th");
       th.scope = "row";
-      th.textContent = item.number;
+      th.textContent = number;
       const state = document.createElement("span");
       state.className = "queue-state";
-      state.textContent = item.state === "refused" ? "⚠" : "◷";
-      state.title = item.state === "refused" ? q.refused : q.waiting;
+      const waitsForRefusal = !refused && stuck.has(item.cle);
+      state.textContent = refused ? "⚠" : waitsForRefusal ? "⏸" : item.state === "editing" ? "✎" : "◷";
+      state.title = refused ? q.refused : waitsForRefusal ? q.behind : item.state === "editing" ? q.editing : q.waiting;
       state.setAttribute("aria-label", state.title);
       th.appendChild(state);
       row.appendChild(th);
@@ -162,25 +242,17 @@
         else row.appendChild(cell(item.cells[pk] || "", "small"));
       });
       tbody.appendChild(row);
-      if (item.state !== "refused") return;
+      // Refused: its Corriger / Supprimer are in the banner, at the top of the screen.
+      if (refused || item.state === "editing") return;
       const more = document.createElement("tr");
-      more.className = "queued refusal";
+      more.className = "queued queue-actions";
+      more.dataset.for = item.cle;
       const td = document.createElement("td");
       td.colSpan = heads.length + 1;
-      const message = document.createElement("p");
-      message.className = "small text-danger mb-1";
-      message.textContent = item.message || q.unknown;
-      td.appendChild(message);
       const actions = document.createElement("div");
       actions.className = "d-flex gap-2";
-      actions.appendChild(button(q.correct, "btn-primary flex-fill", function () { correct(item.cle); }));
-      const drop = button(q.drop, "btn-outline-danger flex-fill", function () {
-        // A second tap, on the same button, drops it: never by a slip of the thumb.
-        if (drop.dataset.sure) { take(item.cle); return; }
-        drop.dataset.sure = "1";
-        drop.textContent = q.dropSure;
-      });
-      actions.appendChild(drop);
+      actions.appendChild(button(q.edit, "btn-outline-primary queue-edit", function () { edit(item.cle, number); }));
+      actions.appendChild(dropButton(item.cle, "btn-outline-danger"));
       td.appendChild(actions);
       more.appendChild(td);
       tbody.appendChild(more);
@@ -189,6 +261,47 @@
     const empty = section.querySelector(".no-donne");
     if (empty) empty.hidden = Boolean(tbody.querySelector("tr"));
     nextNumber(mine);
+    undoLast(mine);
+  }
+
+  // The number of the first donne after the server's (the form's, as the page came).
+  function firstNumber() {
+    const form = document.getElementById("donne-form");
+    if (!form || form.dataset.edit) return 0;
+    if (!form.dataset.firstNumber) form.dataset.firstNumber = form.dataset.number;
+    return Number(form.dataset.firstNumber);
+  }
+
+  // "Annuler la dernière donne": with donnes waiting on the phone, the last of them (taken
+  // out of the queue, nothing sent); offline with none, the server's last donne cannot be
+  // taken back: disabled, with a word why.
+  function undoLast(mine) {
+    const undo = document.getElementById("annuler");
+    if (!undo) return;
+    const summary = undo.querySelector("summary");
+    const submit = undo.querySelector("button");
+    const q = queueWords();
+    if (!summary.dataset.serverText) summary.dataset.serverText = summary.textContent;
+    const live = mine.filter(function (item) { return item.state === "waiting"; });
+    const last = live[live.length - 1];
+    let why = undo.querySelector(".undo-why");
+    if (!why) {
+      why = document.createElement("p");
+      why.className = "small text-body-secondary mb-2 undo-why";
+      submit.before(why);
+    }
+    undo.dataset.queued = last ? last.cle : "";
+    if (last) {
+      const row = document.querySelector("#marque tr.queued[data-cle='" + CSS.escape(last.cle) + "']");
+      summary.textContent = fill(q.undoQueued, { n: row ? row.dataset.number : last.number });
+      why.textContent = q.undoQueuedWhy;
+      submit.disabled = false;
+    } else {
+      summary.textContent = summary.dataset.serverText;
+      why.textContent = isOffline() ? q.undoOffline : "";
+      submit.disabled = isOffline();
+    }
+    why.hidden = !why.textContent;
   }
 
   // The form's title follows the queue: after two donnes waiting, it is the third one.
@@ -196,20 +309,23 @@
     const form = document.getElementById("donne-form");
     if (!form || form.dataset.edit) return;
     const title = document.getElementById("donne-title");
-    if (!form.dataset.firstNumber) form.dataset.firstNumber = form.dataset.number;
     // A refused donne will be typed again (Corriger): only those waiting take a number.
-    const waiting = mine.filter(function (item) { return item.state === "waiting"; }).length;
-    const n = Number(form.dataset.firstNumber) + waiting;
+    const waiting = mine.filter(isLive).length;
+    const n = firstNumber() + waiting;
     form.dataset.number = String(n);
+    if (form.dataset.replacing) return;  // the title says which one is being changed
     // Who deals a donne typed behind waiting ones is the server's to say (the rotation of
     // docs/rules.md): the choice is hidden until they are sent.
     document.querySelectorAll(".dealer-select").forEach(function (el) {
-      el.hidden = mine.length > 0;
+      el.hidden = waiting > 0;
     });
     document.querySelectorAll(".dealer-later").forEach(function (el) {
-      el.hidden = mine.length === 0;
+      el.hidden = waiting === 0;
     });
-    if (waiting && title) title.textContent = fill(title.dataset.template, { n: n });
+    if (title && title.dataset.template && (waiting || title.dataset.followed)) {
+      title.dataset.followed = "1";
+      title.textContent = fill(title.dataset.template, { n: n });
+    }
   }
 
   // One drawing at a time: two at once would both clear the rows, then both add them.
@@ -236,6 +352,18 @@
     return null;
   }
 
+  function fillForm(form, item) {
+    const values = {};
+    let win = "";
+    item.fields.forEach(function (pair) {
+      if (/^(points|cartes|jokers)_/.test(pair[0])) values[pair[0]] = pair[1];
+      if (pair[0] === "win") win = pair[1];
+    });
+    form.dispatchEvent(new CustomEvent("ramiscore:fill", {
+      detail: { winner: item.winner, win: win, values: values },
+    }));
+  }
+
   // Back into the form, to be checked and saved again (then it is sent as a new donne).
   async function correct(cle) {
     const item = await Q.take(cle);
@@ -247,16 +375,73 @@
     await refresh();
     const form = await readyForm();
     if (!form) return;
-    const values = {};
-    let win = "";
-    item.fields.forEach(function (pair) {
-      if (/^(points|cartes|jokers)_/.test(pair[0])) values[pair[0]] = pair[1];
-      if (pair[0] === "win") win = pair[1];
-    });
-    form.dispatchEvent(new CustomEvent("ramiscore:fill", {
-      detail: { winner: item.winner, win: win, values: values },
-    }));
+    fillForm(form, item);
     form.scrollIntoView({ block: "start" });
+  }
+
+  // Modifier, on a waiting donne: into the form; saved, it takes its own place back in the
+  // order (RamiQueue.replace); nothing goes to the server meanwhile from it or after it.
+  async function edit(cle, number) {
+    const form = await readyForm();
+    if (!form) return;
+    if (form.dataset.replacing) await leaveEdit(form);
+    const item = await Q.mark(cle, "editing");
+    if (!item) return;
+    const q = queueWords();
+    form.dataset.replacing = cle;
+    fillForm(form, item);
+    const title = document.getElementById("donne-title");
+    if (title) title.textContent = fill(q.editTitle, { n: number });
+    const status = form.querySelector("#donne-status");
+    if (status) {
+      status.querySelectorAll(".queue-editing").forEach(function (old) { old.remove(); });
+      const box = document.createElement("div");
+      box.className = "queue-editing alert alert-info py-2 px-3 small mb-2 d-flex flex-wrap align-items-center gap-2";
+      const text = document.createElement("span");
+      text.className = "flex-grow-1";
+      text.textContent = q.editNotice;
+      box.appendChild(text);
+      box.appendChild(button(q.editCancel, "btn-outline-secondary", function () { leaveEdit(form); }));
+      status.appendChild(box);
+    }
+    await refresh();
+    form.scrollIntoView({ block: "start" });
+  }
+
+  // "Laisser comme avant": the donne waits again as it was, the form is blank.
+  async function leaveEdit(form) {
+    const cle = form.dataset.replacing;
+    delete form.dataset.replacing;
+    form.querySelectorAll(".queue-editing").forEach(function (old) { old.remove(); });
+    if (cle) await Q.mark(cle, "waiting");
+    tidy(form);
+    await refresh();
+  }
+
+  // After each save: a blank form, no live count left under an emptied field, the card
+  // pickers folded (an empty one shows only its example), the focus on the next winner.
+  function tidy(form) {
+    form.dispatchEvent(new CustomEvent("ramiscore:clear"));
+    clearPreviews();
+    form.querySelectorAll(".picker").forEach(function (picker) {
+      const input = picker.querySelector(".cards-input");
+      if (input && input.value.trim()) return;
+      picker.hidden = true;
+      const toggle = picker.closest(".hand").querySelector(".picker-toggle");
+      if (toggle) toggle.setAttribute("aria-expanded", "false");
+    });
+    const winner = form.querySelector("input[name=winner]");
+    if (winner) winner.focus({ preventScroll: true });
+  }
+
+  // The live counts of the hands with nothing typed in them any more.
+  function clearPreviews() {
+    document.querySelectorAll("#donne-form .hand").forEach(function (hand) {
+      const typed = Array.from(hand.querySelectorAll(".points-input, .cards-input"))
+        .some(function (input) { return input.value.trim(); });
+      const out = hand.querySelector(".apercu");
+      if (out && !typed) out.textContent = "";
+    });
   }
 
   // -- queueing a donne -------------------------------------------------------------------
@@ -270,7 +455,8 @@
       return;
     }
     const partie = form.dataset.partie;
-    const before = await Q.items(account, partie);
+    // A donne typed after a refusal, on the fresh marque, does not follow the refused one.
+    const before = (await Q.items(account, partie)).filter(isLive);
     const used = new Set(sentKeys().concat((await Q.items()).map(function (i) { return i.cle; })));
     let cle = data.get("cle");
     if (!cle || used.has(cle)) cle = newKey();
@@ -285,6 +471,32 @@
       if (jokers) text = (text ? text + " " : "") + fill(jokers === 1 ? q.joker : q.jokers, { n: jokers });
       cells[pk] = text;
     });
+    const replacing = form.dataset.replacing;
+    if (replacing) {
+      // Modifier: the new entries in its place; what was not typed (its state, its dealer)
+      // stays as it was queued.
+      const old = (await Q.items(account, partie)).find(function (i) { return i.cle === replacing; });
+      const typedField = /^(winner|win|forcer|(points|cartes|jokers|ok)_.*)$/;
+      const kept = old ? old.fields.filter(function (p) { return !typedField.test(p[0]); }) : [];
+      const typedNow = Array.from(data.entries()).filter(function (p) {
+        return typeof p[1] === "string" && typedField.test(p[0]);
+      });
+      const fields = kept.filter(function (p) { return p[0] !== "cle"; }).concat([["cle", newKey()]], typedNow);
+      delete form.dataset.replacing;
+      form.querySelectorAll(".queue-editing").forEach(function (box) { box.remove(); });
+      const changed = await Q.replace(replacing, {
+        cle: fields.find(function (p) { return p[0] === "cle"; })[1],
+        fields: fields, cells: cells, winner: winner,
+      });
+      form.querySelector("[name=cle]").value = newKey();
+      tidy(form);
+      if (!changed) form.dispatchEvent(new CustomEvent("ramiscore:say", { detail: q.editGone }));
+      await refresh();
+      window.scrollTo({ top: 0 });
+      syncLater();
+      send();
+      return;
+    }
     const last = before[before.length - 1];
     // Behind a waiting donne, the server deals in turn (the choice was hidden: nextNumber).
     if (last) data.delete("dealer");
@@ -302,8 +514,7 @@
     });
     // Ready for the next donne, with the same players, and a key of its own.
     form.querySelector("[name=cle]").value = newKey();
-    form.dispatchEvent(new CustomEvent("ramiscore:clear"));
-    document.querySelectorAll("#donne-card .apercu").forEach(function (out) { out.textContent = ""; });
+    tidy(form);
     await refresh();
     window.scrollTo({ top: 0 });
     syncLater();
@@ -326,7 +537,14 @@
   async function send() {
     if (sending) return;
     if (!account) return;
-    if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) return;
+    if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) {
+      // Nothing to send, but a fresh marque that met the login page is still owed.
+      if (freshOwed) {
+        freshOwed = false;
+        freshMarque();
+      }
+      return;
+    }
     sending = true;
     await showBanner();
     let result;
@@ -361,9 +579,59 @@
   // -- the connection back -----------------------------------------------------------------
 
   // The partie's body as the server has it now (htmx swaps it; offline.js draws the rows anew).
+  // One at a time: a request made while one is on its way is answered by one more once it
+  // has settled, never by a second swap onto the element the first is replacing.
+  let fresh = null;
+  let freshAgain = false;
   function freshMarque() {
-    if (!window.htmx) return Promise.resolve();
-    return htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" });
+    if (!window.htmx || !partieBody()) return Promise.resolve();
+    if (fresh) {
+      freshAgain = true;
+      return fresh;
+    }
+    fresh = (async function () {
+      do {
+        freshAgain = false;
+        await swapOnce();
+      } while (freshAgain);
+    })().finally(function () { fresh = null; });
+    return fresh;
+  }
+
+  // A fresh marque asked for while the session was gone (another tab logging out and in)
+  // comes back as the login page: never swapped into the partie's body; owed for later.
+  let freshOwed = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    const xhr = event.detail.xhr;
+    if (!target || target.id !== "partie-body" || !xhr || !xhr.responseURL || !banner) return;
+    const loginUrl = banner.dataset.loginUrl;
+    if (loginUrl && new URL(xhr.responseURL).pathname === loginUrl) {
+      event.detail.shouldSwap = false;
+      freshOwed = true;
+    }
+  });
+
+  // One swap of #partie-body: done when it has settled (or failed).
+  function swapOnce() {
+    return new Promise(function (resolve, reject) {
+      let done = false;
+      function finish(error) {
+        if (done) return;
+        done = true;
+        document.removeEventListener("htmx:afterSettle", settled);
+        if (error) reject(error); else resolve();
+      }
+      function settled(event) {
+        if (event.detail.target && event.detail.target.id === "partie-body") finish();
+      }
+      document.addEventListener("htmx:afterSettle", settled);
+      htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" })
+        .then(function () {
+          // No swap (an error answer): nothing will settle.
+          window.setTimeout(finish, 1000);
+        }, finish);
+    });
   }
 
   // A donne being typed: a winner chosen, points or cards written.
@@ -384,7 +652,7 @@
       freshMarque();
       return;
     }
-    await showBanner();
+    await refresh();  // the banner, and "Annuler la dernière donne" usable again
   }
 
   // While the page is the phone's copy or a request found no network, ask the server now and
@@ -407,8 +675,10 @@
     form.dataset.offlineReady = "1";
     form.addEventListener("htmx:beforeRequest", function (event) {
       if (event.detail.elt !== form) return;
-      // Behind donnes still waiting, a donne waits its turn; offline, no need to try.
-      if ((counts[form.dataset.partie] || 0) > 0 || navigator.onLine === false) {
+      // Behind donnes still waiting, a donne waits its turn; offline, no need to try; a
+      // waiting donne being changed (Modifier) goes back to its place. A refused one alone
+      // holds nothing: this donne, typed on the fresh marque, goes now.
+      if ((counts[form.dataset.partie] || 0) > 0 || navigator.onLine === false || form.dataset.replacing) {
         event.preventDefault();
         enqueue(form);
       }
@@ -440,8 +710,12 @@
       failed = false;
       setup();
       send();  // a rachat decision just taken: what waited behind it can go
-      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-      if (worker) worker.postMessage({ type: "keep-page", url: location.href });
+      keepThisPage(null);
+      // Saved: the focus on the next winner (not when the form came back with its errors).
+      const form = document.getElementById("donne-form");
+      const winner = form && !form.querySelector("#donne-errors") && !typing() &&
+        form.querySelector("input[name=winner]");
+      if (winner && !document.querySelector(".rachat-card")) winner.focus({ preventScroll: true });
     }
   });
   document.addEventListener("htmx:sendError", function (event) {
@@ -459,9 +733,21 @@
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
+    // A live count that comes back after the save emptied the form: never under empty fields.
+    if (event.detail.elt && event.detail.elt.matches("[data-preview]")) clearPreviews();
     if (event.detail.successful && isOffline()) { backOnline(); send(); }
   });
   document.addEventListener("submit", function (event) {
+    // "Annuler la dernière donne" with donnes waiting here: the last of them leaves the queue.
+    const undo = event.target.closest("#annuler");
+    if (undo && (undo.dataset.queued || isOffline())) {
+      event.preventDefault();
+      if (undo.dataset.queued) {
+        undo.open = false;
+        take(undo.dataset.queued);
+      }
+      return;
+    }
     // Logging out (the form of _settings_menu.html): the kept marques leave the phone.
     const logout = event.target.matches("[data-forget-offline]");
     if (logout && navigator.serviceWorker && navigator.serviceWorker.controller) {
@@ -469,12 +755,97 @@
     }
   });
   window.addEventListener("online", function () { probe(); send(); });
-  window.addEventListener("offline", function () { showBanner(); });
+  window.addEventListener("offline", function () { refresh(); });
   window.setInterval(function () { if (!login) send(); }, RETRY_MS);
   window.setInterval(probe, PROBE_MS);
 
-  Q.items(account || "-").then(function (all) {
-    all.forEach(function (item) { counts[item.partie] = (counts[item.partie] || 0) + 1; });
+  // -- the kept pages: this account's, the first visit included ---------------------------
+
+  // The page opened before the worker controlled it (the first visit), or changed since:
+  // kept now, with the files it uses, for a reload offline.
+  function keepThisPage(registration) {
+    const worker = (navigator.serviceWorker && navigator.serviceWorker.controller) ||
+      (registration && registration.active);
+    if (!worker) return;
+    const files = Array.from(document.querySelectorAll("script[src], link[rel=stylesheet][href], img[src]"))
+      .map(function (el) { return el.src || el.href; });
+    worker.postMessage({ type: "keep-page", url: location.href, files: files });
+  }
+
+  // A kept page shown while another account (or none) is logged in on this browser: where
+  // the worker could not read the cookie itself, the page hides itself and asks to log in.
+  function otherAccount() {
+    if (body.dataset.served !== "cache" || !body.dataset.compte) return false;
+    if (body.dataset.compte === accountMarker()) return false;
+    const main = document.getElementById("main");
+    if (main) {
+      const note = document.createElement("p");
+      note.className = "alert alert-warning";
+      note.id = "kept-other-account";
+      note.textContent = banner ? banner.dataset.otherAccount || "" : "";
+      main.replaceChildren(note);
+    }
+    return true;
+  }
+
+  // The offline page: the parties kept on this phone for this account, with links; asks to
+  // log in again when no session is left; back to the page asked for once the server answers.
+  async function offlinePage() {
+    const list = document.getElementById("kept-parties");
+    if (!list) return;
+    const marker = accountMarker();
+    const noSession = document.getElementById("offline-login");
+    if (noSession) noSession.hidden = Boolean(marker);
+    const keptNote = document.getElementById("offline-kept-note");
+    if (keptNote) keptNote.hidden = !marker;
+    const links = [];
+    if (marker && window.caches) {
+      const cache = await caches.open("ramiscore-pages-" + marker);
+      for (const request of await cache.keys()) {
+        const url = new URL(request.url);
+        if (!/^\/parties\/\d+\/$/.test(url.pathname)) continue;
+        const response = await cache.match(request);
+        const text = response ? await response.text() : "";
+        const title = new DOMParser().parseFromString(text, "text/html").title.split(" · ")[0];
+        links.push({ href: url.pathname, title: title || url.pathname });
+      }
+    }
+    list.replaceChildren();
+    links.reverse().forEach(function (link) {
+      const a = document.createElement("a");
+      a.className = "btn btn-success";
+      a.href = link.href;
+      a.textContent = link.title;
+      list.appendChild(a);
+    });
+    document.getElementById("kept-parties-section").hidden = links.length === 0;
+    window.setInterval(async function () {
+      try {
+        const answer = await fetch(body.dataset.health, { cache: "no-store" });
+        if (answer.ok) location.reload();
+      } catch (error) { /* still offline */ }
+    }, OFFLINE_PAGE_PROBE_MS);
+  }
+
+  if (otherAccount()) return;
+  const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.ready.then(function (registration) {
+      const worker = registration.active;
+      if (!worker) return;
+      worker.postMessage({ type: "account", marker: accountMarker() });
+      // A page the worker served was kept on its way; one it did not (the first visit) now.
+      if (body.dataset.served !== "cache" && !controlledAtLoad) keepThisPage(registration);
+    }).catch(function () {});
+  }
+  offlinePage();
+
+  Q.items(account || "-").then(async function (all) {
+    // A donne left "being changed" by a page closed meanwhile waits again as it was.
+    for (const item of all) {
+      if (item.state === "editing") await Q.mark(item.cle, "waiting");
+    }
+    all.filter(isLive).forEach(function (item) { counts[item.partie] = (counts[item.partie] || 0) + 1; });
     setup();
     if (body.dataset.served !== "cache") send();
   });

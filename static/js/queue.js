@@ -4,7 +4,8 @@
 // each donne arrives, exactly as for a donne sent online.
 //
 // An item: { cle, account, partie, url, seq, number, fields: [[name, value]...], etat, after,
-//            cells: {joueurPk: text}, winner, state: "waiting" | "refused", message }
+//            cells: {joueurPk: text}, winner, state: "waiting" | "editing" | "refused", message }
+// - state "editing": back in the form to be changed (Modifier): not sent until saved again.
 // - cle: the form's idempotency key: sending an item twice records it once.
 // - etat: the state of the partie it was typed on; after: the key of the queued donne it
 //   was typed after (the server then records it only right behind that one).
@@ -84,6 +85,36 @@
     return gone;
   }
 
+  // A waiting donne changed on the phone (Modifier): the new entries take its place in the
+  // order, under a key of their own (the old one may have reached the server already,
+  // answer lost: the same key would return that old donne). Null when it left meanwhile.
+  async function replace(cle, changed) {
+    const all = await items();
+    const old = all.find(function (item) { return item.cle === cle; });
+    if (!old) return null;
+    const item = Object.assign({}, old, changed, {
+      seq: old.seq, after: old.after, etat: old.etat, number: old.number, state: "waiting",
+      message: "",
+    });
+    const next = all.find(function (other) { return other.after === cle; });
+    await put(item);
+    if (next) {
+      next.after = item.cle;
+      await put(next);
+    }
+    await remove(cle);
+    return item;
+  }
+
+  // Back to waiting, or into the form to be changed.
+  async function mark(cle, state) {
+    const item = (await items()).find(function (other) { return other.cle === cle; });
+    if (!item) return null;
+    item.state = state;
+    await put(item);
+    return item;
+  }
+
   function oneSender(fn) {
     // One sender at a time, between the pages and the worker (Web Locks where they exist).
     if (global.navigator && navigator.locks) {
@@ -116,7 +147,8 @@
   }
 
   // Send what waits, in order, partie by partie. A refused item stays, with the server's
-  // words, and keeps the ones typed after it waiting behind it. The result says what
+  // words, and keeps the ones typed after it (their "after" names it) waiting behind it; a
+  // donne typed on the fresh marque since (no "after") does not wait for it. The result says what
   // happened: { sent, refused, waiting (a decision to take on the page), login, offline,
   // parties: those the server answered for, whose marque changed or must be seen afresh }.
   function flush(options) {
@@ -142,11 +174,14 @@
       }
       const all = await items(account);
       if (!all.some(function (item) { return item.state === "waiting"; })) return result;
-      const blocked = new Set();
+      const stopped = new Set();  // parties the server asked to wait (a rachat), or failed
+      const held = new Set();     // keys not sent this time: those typed after them wait too
       for (const item of all) {
-        // Behind a refused donne, the ones typed after it wait for it to be corrected or dropped.
-        if (item.state === "refused") blocked.add(String(item.partie));
-        if (blocked.has(String(item.partie))) continue;
+        if (item.state !== "waiting" || stopped.has(String(item.partie)) ||
+            (item.after && held.has(item.after))) {
+          held.add(item.cle);
+          continue;
+        }
         let response = null;
         for (let attempt = 0; attempt < 2 && !response; attempt += 1) {
           try {
@@ -175,7 +210,8 @@
           if (result.parties.indexOf(String(item.partie)) < 0) result.parties.push(String(item.partie));
         } else if (answer && answer.wait) {
           result.waiting = true;
-          blocked.add(String(item.partie));
+          stopped.add(String(item.partie));
+          held.add(item.cle);
         } else if (answer || response.status === 404) {
           item.state = "refused";
           item.message = answer ? answer.message : "";
@@ -183,11 +219,12 @@
           await put(item);
           result.refused += 1;
           if (result.parties.indexOf(String(item.partie)) < 0) result.parties.push(String(item.partie));
-          blocked.add(String(item.partie));
+          held.add(item.cle);
         } else {
           // A server error: nothing is known, it stays waiting for the next try.
           result.offline = response.status >= 500;
-          blocked.add(String(item.partie));
+          stopped.add(String(item.partie));
+          held.add(item.cle);
         }
       }
       return result;
@@ -195,6 +232,7 @@
   }
 
   global.RamiQueue = {
-    SYNC_TAG: SYNC_TAG, items: items, add: add, put: put, take: take, flush: flush,
+    SYNC_TAG: SYNC_TAG, items: items, add: add, put: put, take: take, replace: replace,
+    mark: mark, flush: flush,
   };
 })(self);

@@ -6,13 +6,23 @@
 // - The home page and each partie's page: from the network, kept as last seen; offline (or
 //   with no answer in NETWORK_WAIT ms) the kept copy, marked data-served="cache" so that
 //   the page says "hors ligne" and when it was last seen; a page never seen: /hors-ligne/.
-// - Writes (POST) are never touched here: the page queues a donne it could not send
-//   (static/js/queue.js) and this worker sends the queue on Background Sync.
+//   A page opened before this worker controlled it (the first visit) is kept when the
+//   page asks (message "keep-page"), with the files it uses.
+// - Kept pages belong to one account (ramiscore/offline_account.py): kept under the name of
+//   the account marker the server sends with them, shown only while the browser holds the
+//   same marker cookie; another account's pages are emptied when a new one is kept.
+// - Writes (POST) are never queued here: the page queues a donne it could not send
+//   (static/js/queue.js) and this worker sends the queue on Background Sync. A form posted
+//   with no network (a navigation) gets the offline page, never the browser's error.
 "use strict";
 
 const CONFIG = self.RAMISCORE;
 const STATIC = "ramiscore-static-" + CONFIG.version;
-const PAGES = "ramiscore-pages"; // the marques as last seen: kept across versions
+// The marques as last seen, one cache per account (its marker): kept across versions.
+const PAGES = "ramiscore-pages-";
+const META = "ramiscore-meta";
+const ACCOUNT_COOKIE = "ramiscore_compte";
+const ACCOUNT_HEADER = "X-Ramiscore-Compte";
 const MAX_PAGES = 30;
 const NETWORK_WAIT = 6000;
 const PAGE_PATTERNS = CONFIG.pages.map(function (source) { return new RegExp(source); });
@@ -32,7 +42,8 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (keys) {
       return Promise.all(keys.filter(function (key) {
-        return key.startsWith("ramiscore-static-") && key !== STATIC;
+        // (and the one cache of pages for all accounts that older workers kept)
+        return (key.startsWith("ramiscore-static-") && key !== STATIC) || key === "ramiscore-pages";
       }).map(function (key) { return caches.delete(key); }));
     }).then(function () { return self.clients.claim(); })
   );
@@ -47,9 +58,40 @@ function pageKey(url) {
   return new URL(url.pathname, url.origin).href;
 }
 
+// The account this browser is logged in as, as far as it knows without the network: the
+// marker cookie (Cookie Store API); where the worker cannot read cookies, the marker that
+// the pages last reported (message "account"), kept across restarts of the worker.
+async function currentAccount() {
+  if (self.cookieStore) {
+    try {
+      const cookie = await self.cookieStore.get(ACCOUNT_COOKIE);
+      return cookie ? cookie.value : "";
+    } catch (error) { /* no cookie store here: what the pages said */ }
+  }
+  const said = await (await caches.open(META)).match("/compte");
+  return said ? said.text() : "";
+}
+
+async function rememberAccount(marker) {
+  await (await caches.open(META)).put("/compte", new Response(marker || ""));
+}
+
+// Logging in as someone else: what the previous account kept leaves the phone.
+async function forgetOthers(marker) {
+  const names = await caches.keys();
+  await Promise.all(names.filter(function (name) {
+    return name.startsWith(PAGES) && name !== PAGES + marker;
+  }).map(function (name) { return caches.delete(name); }));
+}
+
 async function keepPage(url, response) {
   if (!response.ok || response.redirected || response.type !== "basic") return;
-  const cache = await caches.open(PAGES);
+  // Only what the server said belongs to an account is kept, under that account's name.
+  const marker = response.headers.get(ACCOUNT_HEADER);
+  if (!marker) return;
+  await forgetOthers(marker);
+  await rememberAccount(marker);
+  const cache = await caches.open(PAGES + marker);
   await cache.put(pageKey(url), response);
   const keys = await cache.keys();
   // The oldest first (the order they were put in): forget them past MAX_PAGES.
@@ -59,13 +101,21 @@ async function keepPage(url, response) {
 }
 
 async function keptPage(url) {
-  const cache = await caches.open(PAGES);
+  const marker = await currentAccount();
+  if (!marker) return null;  // no session: the offline page asks to log in again
+  const cache = await caches.open(PAGES + marker);
   const kept = await cache.match(pageKey(url));
   if (!kept) return null;
   const text = await kept.text();
-  return new Response(text.replace('data-served="network"', 'data-served="cache"'), {
+  // data-compte: the page checks it too, where this worker could not read the cookie.
+  const served = 'data-served="cache" data-compte="' + marker + '"';
+  return new Response(text.replace('data-served="network"', served), {
     status: 200, headers: kept.headers,
   });
+}
+
+async function offlinePage() {
+  return (await caches.match(CONFIG.offline)) || Response.error();
 }
 
 async function page(event) {
@@ -91,7 +141,17 @@ async function page(event) {
   try {
     return await network;
   } catch (error) {
-    return (await caches.match(CONFIG.offline)) || Response.error();
+    return offlinePage();
+  }
+}
+
+// A form posted as a navigation (undo, logout, a rachat without htmx): through, and with no
+// network ramiscore's offline page instead of the browser's error page.
+async function postedForm(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    return offlinePage();
   }
 }
 
@@ -114,9 +174,12 @@ async function staticFile(request) {
 
 self.addEventListener("fetch", function (event) {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {
+    if (request.mode === "navigate") event.respondWith(postedForm(request));
+    return;
+  }
   if (url.pathname.startsWith(CONFIG.static)) {
     event.respondWith(staticFile(request));
   } else if (request.mode === "navigate") {
@@ -132,15 +195,38 @@ async function tellPages(message) {
 self.addEventListener("message", function (event) {
   const data = event.data || {};
   if (data.type === "keep-page") {
-    // A page changed by htmx (a donne recorded): keep it as it now is, for a reload offline.
+    // A page changed by htmx (a donne recorded), or opened before this worker controlled it
+    // (the first visit): keep it as it now is, and the files it uses, for a reload offline.
     const url = new URL(data.url);
     if (!isPage(url)) return;
-    event.waitUntil(fetch(url.href, { credentials: "same-origin" })
-      .then(function (response) { return keepPage(url, response); })
-      .catch(function () {}));
+    const files = (data.files || []).filter(function (file) {
+      const fileUrl = new URL(file, self.location.origin);
+      return fileUrl.origin === self.location.origin && fileUrl.pathname.startsWith(CONFIG.static);
+    });
+    event.waitUntil(Promise.all([
+      fetch(url.href, { credentials: "same-origin" })
+        .then(function (response) { return keepPage(url, response); })
+        .catch(function () {}),
+      caches.open(STATIC).then(function (cache) {
+        return Promise.all(files.map(function (file) {
+          return cache.match(file).then(function (kept) {
+            return kept || cache.add(file).catch(function () {});
+          });
+        }));
+      }),
+    ]));
+  } else if (data.type === "account") {
+    // Who the page says is logged in (its marker cookie), for engines where this worker
+    // cannot read cookies; another account than the one that kept pages: they go.
+    event.waitUntil(rememberAccount(data.marker || "").then(function () {
+      return data.marker ? forgetOthers(data.marker) : null;
+    }));
   } else if (data.type === "forget-pages") {
     // Logging out: the marques of this account leave the phone with it.
-    event.waitUntil(caches.delete(PAGES));
+    event.waitUntil(caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) { return name.startsWith(PAGES); })
+        .map(function (name) { return caches.delete(name); }));
+    }).then(function () { return rememberAccount(""); }));
   }
 });
 

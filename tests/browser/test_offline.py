@@ -141,8 +141,10 @@ def test_offline_the_partie_reloads_from_the_phone(phone, relay, alice):
     expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 3"))
     until(
         phone,
-        """marker => caches.open("ramiscore-pages")
-            .then(cache => cache.match(location.href))
+        """marker => caches.keys()
+            .then(names => names.find(name => name.startsWith("ramiscore-pages-")))
+            .then(name => name ? caches.open(name) : null)
+            .then(cache => cache ? cache.match(location.href) : null)
             .then(kept => kept ? kept.text() : "")
             .then(text => text.includes(marker))""",
         f'data-partie="{partie.pk}" data-number="3"',
@@ -249,12 +251,15 @@ def test_a_donne_queued_while_another_phone_records_is_shown_back(phone, relay, 
     phone.evaluate("RamiOffline.send()")
     refused = phone.locator("#marque tr.queued.table-danger")
     expect(refused).to_have_count(1)
-    expect(phone.locator("#marque tr.refusal")).to_contain_text("La partie a changé ailleurs")
+    # The refusal at the top of the screen, in the banner itself, in red.
+    expect(phone.locator("#offline-banner.alert-danger .refusal-block")).to_contain_text(
+        "Donne 1 refusée : La partie a changé ailleurs"
+    )
     shot(phone, "offline-refused")
     assert [n for n, _w, _h in stored(partie)] == [1]  # B's, and nothing lost or doubled
 
     # Corriger: back in the form, on the fresh marque; saved, it comes after B's.
-    phone.locator("#marque tr.refusal button", has_text="Corriger").click()
+    phone.locator("#offline-banner .refusal-block button", has_text="Corriger").click()
     expect(queued_rows(phone)).to_have_count(0)
     expect(phone.locator("#donne-form .hand[data-joueur='David'] .points-input")).to_have_value(
         "30"
@@ -356,6 +361,10 @@ def test_three_donnes_offline_survive_a_reload_and_a_closed_browser(
     rachat = page.locator(".rachat-card[data-joueur='Bruno']")
     expect(rachat).to_be_visible()
     expect(queued_rows(page)).to_have_count(1)
+    # The banner says what the donne still on the phone waits for.
+    expect(page.locator("#offline-banner")).to_contain_text(
+        "1 donne en attente d'envoi · Elle attend la décision de rachat ci-dessous."
+    )
     assert [n for n, _w, _h in stored(partie)] == [1, 2, 3]
     shot(page, "offline-rachat-asked")
     rachat.locator("button", has_text="Se racheter").click()

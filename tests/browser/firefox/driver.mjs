@@ -1,0 +1,78 @@
+// Debian's Firefox ESR driven over WebDriver BiDi by puppeteer-core (no browser download),
+// for tests/browser/test_offline_firefox.py: one JSON command a line on stdin, one JSON
+// answer a line on stdout. Commands: goto, reload, click, fill, eval, wait (a predicate,
+// awaited), cookie, screenshot, close; eval and wait take a function's source.
+import readline from "node:readline";
+import puppeteer from "puppeteer-core";
+
+const browser = await puppeteer.launch({
+  browser: "firefox",
+  executablePath: process.env.FIREFOX || "/usr/bin/firefox-esr",
+  headless: true,
+  // Service workers on plain-HTTP localhost, as on a LAN address, and no first-run pages.
+  extraPrefsFirefox: {
+    "dom.serviceWorkers.enabled": true,
+    "dom.serviceWorkers.testing.enabled": true,
+    "intl.accept_languages": "fr-FR, fr",
+  },
+});
+const page = await browser.newPage();
+await page.setViewport({ width: 390, height: 844 });
+page.setDefaultTimeout(10000);
+
+// A function's source, called in the page (and awaited when it returns a promise).
+function call(js) {
+  return page.evaluate("(" + js + ")()");
+}
+
+async function run(command) {
+  switch (command.op) {
+    case "cookie":
+      await browser.setCookie(command.cookie);
+      return null;
+    case "goto":
+      await page.goto(command.url, { waitUntil: "load" });
+      return page.url();
+    case "reload":
+      await page.reload({ waitUntil: "load" });
+      return page.url();
+    case "click":
+      await page.locator(command.selector).click();
+      return null;
+    case "fill":
+      await page.locator(command.selector).fill(command.value);
+      return null;
+    case "eval":
+      return await call(command.js);
+    case "wait": {
+      const until = Date.now() + (command.ms || 10000);
+      for (;;) {
+        const value = await call(command.js).catch(() => false);
+        if (value) return value;
+        if (Date.now() > until) throw new Error("still false: " + command.js);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    case "screenshot":
+      await page.screenshot({ path: command.path, fullPage: true });
+      return null;
+    case "close":
+      await browser.close();
+      process.exit(0);
+    default:
+      throw new Error("unknown command " + command.op);
+  }
+}
+
+const lines = readline.createInterface({ input: process.stdin });
+process.stdout.write(JSON.stringify({ ready: true }) + "\n");
+for await (const line of lines) {
+  let answer;
+  try {
+    answer = { ok: true, value: await run(JSON.parse(line)) };
+  } catch (error) {
+    answer = { ok: false, error: String(error && error.message || error) };
+  }
+  process.stdout.write(JSON.stringify(answer) + "\n");
+}
+await browser.close();

@@ -1,0 +1,251 @@
+"""The offline queue at a real table: never stuck behind a refusal, never stale after a
+catch-up, and fixable on the phone (docs/decisions.md "Offline"). Chromium at 390×844, its
+network cut for the page and the service worker by the relay (tests/browser/relay.py).
+Cast: alice keeps the score; "another phone" records through the service directly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import test_offline
+from tests.browser.conftest import PHONE
+from tests.browser.test_offline import (
+    FOUR,
+    open_controlled,
+    queued_rows,
+    record,
+    shot,
+    stored,
+    until,
+)
+from tests.factories import hand, make_partie, play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The offline tests' phone, relay and alice, shared.
+alice = test_offline.alice
+phone = test_offline.phone
+relay = test_offline.relay
+
+
+def count_line(page):
+    return page.locator("#partie-body h1 + small")
+
+
+def test_a_refusal_is_shown_on_top_and_the_next_donne_is_not_held_behind_it(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    expect(queued_rows(phone)).to_have_count(1)
+    # Meanwhile another phone records its donne 1: this one is refused at reconnection.
+    play(partie, "David", "rami", Anne=hand(points=1), Bruno=hand(points=2), Chloé=hand(points=3))
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    banner = phone.locator("#offline-banner")
+    refusal = banner.locator(".refusal-block")
+    expect(refusal).to_contain_text("Donne 1 refusée : La partie a changé ailleurs")
+    expect(banner).to_have_class(re.compile(r"\balert-danger\b"))
+    # At the top of the screen, whatever the scroll: the banner is sticky.
+    phone.locator("#cagnotte, #actions").first.scroll_into_view_if_needed()
+    expect(refusal.locator("button", has_text="Corriger")).to_be_in_viewport()
+    expect(refusal.locator("button", has_text="Supprimer")).to_be_in_viewport()
+    # Nothing else waits: no "en attente d'envoi", no send button.
+    expect(banner).not_to_contain_text("en attente d'envoi")
+    expect(banner.locator(".send-now")).to_have_count(0)
+    phone.evaluate("window.scrollTo(0, 0)")
+    shot(phone, "queue-refusal-on-top")
+    phone.emulate_media(color_scheme="dark")
+    shot(phone, "queue-refusal-on-top-dark")
+    phone.emulate_media(color_scheme="light")
+
+    # The next donne, typed online on the fresh marque, goes at once: not held behind it.
+    expect(count_line(phone)).to_have_text("1 donne")
+    record(phone, "Bruno", Anne=4, Chloé=5, David=6)
+    expect(phone.locator("#flash")).to_contain_text("Donne 2 notée")
+    assert stored(partie) == [
+        (1, "David", {"Anne": 1, "Bruno": 2, "Chloé": 3}),
+        (2, "Bruno", {"Anne": 4, "Chloé": 5, "David": 6}),
+    ]
+    # Saved online: the focus on the next winner.
+    until(phone, "() => document.activeElement.name === 'winner'")
+    expect(queued_rows(phone)).to_have_count(1)  # the refused one, still on top
+    expect(refusal).to_be_visible()
+
+    # Supprimer: a second tap drops it; the banner goes.
+    drop = refusal.locator("button", has_text="Supprimer")
+    drop.click()
+    refusal.locator("button", has_text="Oui, l'effacer").click()
+    expect(queued_rows(phone)).to_have_count(0)
+    expect(banner).to_be_hidden()
+    assert len(stored(partie)) == 2
+
+
+def test_donnes_typed_after_a_refused_one_say_they_wait_for_it(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    record(phone, "Bruno", Anne=3, Chloé=4, David=5)
+    expect(queued_rows(phone)).to_have_count(2)
+    play(partie, "David", "rami", Anne=hand(points=1), Bruno=hand(points=2), Chloé=hand(points=3))
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    banner = phone.locator("#offline-banner")
+    expect(banner.locator(".refusal-block")).to_contain_text("Donne 1 refusée")
+    expect(banner).to_contain_text(
+        "1 donne en attente d'envoi · Elle attend la donne refusée : corrigez-la ou supprimez-la."
+    )
+    held = queued_rows(phone).nth(1)
+    expect(held.locator(".queue-state")).to_have_attribute("title", "attend la donne refusée")
+    # A donne typed now is clearly held behind them: the banner counts it and says why.
+    record(phone, "Chloé", Anne=6, Bruno=7, David=8)
+    expect(queued_rows(phone)).to_have_count(3)
+    expect(banner).to_contain_text(
+        "2 donnes en attente d'envoi · Elles attendent la donne refusée : corrigez-la ou "
+        "supprimez-la."
+    )
+    assert len(stored(partie)) == 1
+
+
+def test_five_catch_ups_in_a_row_leave_the_page_as_the_server_has_it(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    for n in range(1, 6):
+        relay.stop()
+        record(phone, FOUR[n % 4], **{name: n + i for i, name in enumerate(FOUR) if i != n % 4})
+        expect(queued_rows(phone)).to_have_count(1)
+        # Reloaded offline: the kept page, which asks for a fresh one once the server is back.
+        phone.reload()
+        expect(phone.locator("#offline-banner")).to_contain_text("Hors ligne")
+        relay.start()
+        # The page hears of the connection from every side at once: the "online" event (a
+        # probe, a send), its own send, and the worker's Background Sync; each of them asks
+        # for a fresh marque.
+        phone.evaluate(
+            """() => {
+                window.dispatchEvent(new Event("online"));
+                RamiOffline.send();
+                navigator.serviceWorker.ready.then(r => r.sync.register("ramiscore-queue"));
+            }"""
+        )
+        until(phone, "() => RamiQueue.items().then(items => items.length === 0)")
+        assert len(stored(partie)) == n
+        # Within 2 s of the catch-up, the page is the server's.
+        expect(count_line(phone)).to_have_text(f"{n} donne" + ("s" if n > 1 else ""), timeout=2000)
+        expect(phone.locator("#marque tbody tr:not(.queued)")).to_have_count(n, timeout=2000)
+        expect(queued_rows(phone)).to_have_count(0)
+        expect(phone.locator("#donne-title")).to_have_text(re.compile(f"^Donne {n + 1}"))
+        expect(phone.locator("#offline-banner")).to_be_hidden()
+    last = stored(partie)[-1]
+    assert last == (5, "Bruno", {"Anne": 5, "Chloé": 7, "David": 8})
+
+
+def test_a_waiting_donne_is_changed_and_dropped_offline_and_undo_takes_the_last(
+    phone, relay, alice
+):
+    partie = make_partie(alice, joueurs=FOUR)
+    play(partie, "Anne", "rami", Bruno=hand(points=2), Chloé=hand(points=3), David=hand(points=4))
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=10, Chloé=11, David=12)
+    record(phone, "Bruno", Anne=20, Chloé=21, David=22)
+    record(phone, "Chloé", Anne=30, Bruno=31, David=32)
+    rows = queued_rows(phone)
+    expect(rows).to_have_count(3)
+    expect(rows.locator("th")).to_have_text(["2◷", "3◷", "4◷"])
+
+    # Modifier on donne 3: back in the form, its place kept in the order.
+    phone.locator("#marque tr.queue-actions").nth(1).locator("button", has_text="Modifier").click()
+    expect(phone.locator("#donne-title")).to_have_text("Modifier la donne 3 (en attente)")
+    david = phone.locator("#donne-form .hand[data-joueur='David'] .points-input")
+    expect(david).to_have_value("22")
+    expect(rows.nth(1).locator(".queue-state")).to_have_attribute(
+        "title", "en cours de modification"
+    )
+    shot(phone, "queue-editing")
+    david.fill("25")
+    # A card picker opened and left empty: it must not stay open after the save.
+    phone.locator("#donne-form .hand[data-joueur='Anne'] .picker-toggle").click()
+    expect(phone.locator("#donne-form .hand[data-joueur='Anne'] .cards-input")).to_be_visible()
+    expect(phone.locator("#donne-form .hand[data-joueur='Anne'] .cards-input")).to_have_attribute(
+        "placeholder", "ex. R D 10 2"
+    )
+    phone.locator("#donne-save").click()
+    expect(rows).to_have_count(3)
+    expect(rows.nth(1).locator("td")).to_have_text(["20", "gagne", "21", "25"])
+    expect(phone.locator("#donne-title")).to_have_text("Donne 5")
+    # Tidy: a blank form, no count left, the pickers folded, the focus on the next winner.
+    expect(david).to_have_value("")
+    expect(phone.locator("#donne-form .picker:visible")).to_have_count(0)
+    expect(phone.locator("#donne-form .apercu:not(:empty)")).to_have_count(0)
+    assert phone.evaluate("document.activeElement.name") == "winner"
+
+    # Supprimer on donne 2 (a second tap): the others move up.
+    first_actions = phone.locator("#marque tr.queue-actions").nth(0)
+    first_actions.locator("button", has_text="Supprimer").click()
+    first_actions.locator("button", has_text="Oui, l'effacer").click()
+    expect(rows).to_have_count(2)
+    expect(rows.locator("th")).to_have_text(["2◷", "3◷"])
+    expect(rows.nth(0).locator("td")).to_have_text(["20", "gagne", "21", "25"])
+
+    # "Annuler la dernière donne" offline: the last waiting one, nothing sent.
+    undo = phone.locator("#annuler")
+    expect(undo.locator("summary")).to_have_text("Annuler la dernière donne (3, en attente)")
+    undo.locator("summary").click()
+    undo.locator("button", has_text="Oui, supprimer cette donne").click()
+    expect(rows).to_have_count(1)
+    expect(undo.locator("summary")).to_have_text("Annuler la dernière donne (2, en attente)")
+    undo.locator("summary").click()
+    undo.locator("button", has_text="Oui, supprimer cette donne").click()
+    expect(rows).to_have_count(0)
+    # None waiting: the server's donne 1 cannot be undone offline, and the page says why.
+    expect(undo.locator("summary")).to_have_text("Annuler la dernière donne (1)")
+    undo.locator("summary").click()
+    expect(undo.locator("button")).to_be_disabled()
+    expect(undo.locator(".undo-why")).to_have_text(
+        "Hors ligne : la dernière donne du serveur ne peut être annulée qu'avec la connexion."
+    )
+    shot(phone, "queue-undo-offline")
+
+    # A form posted with no network, or a page never opened: ramiscore's offline page.
+    record(phone, "David", Anne=1, Bruno=1, Chloé=1)
+    expect(rows).to_have_count(1)
+    phone.locator("#actions summary", has_text="Terminer la partie").click()
+    phone.locator("#actions button", has_text="Oui, terminer maintenant").click()
+    expect(phone.locator("#offline-page h1")).to_have_text("Hors ligne")
+    phone.go_back()
+    phone.locator("#marque a.donne-link").first.click()
+    expect(phone.locator("#offline-page h1")).to_have_text("Hors ligne")
+
+    relay.start()
+    phone.goto(f"/parties/{partie.pk}/")
+    expect(count_line(phone)).to_have_text("2 donnes")
+    assert stored(partie) == [
+        (1, "Anne", {"Bruno": 2, "Chloé": 3, "David": 4}),
+        (2, "David", {"Anne": 1, "Bruno": 1, "Chloé": 1}),
+    ]
+    assert phone.viewport_size == PHONE
+
+
+def test_a_file_posted_online_goes_through_the_worker_untouched(phone, relay, alice, tmp_path):
+    """Forms posted as navigations go through the worker (for the offline page when there is
+    no network): a multipart upload, online, arrives whole."""
+    partie = make_partie(alice, joueurs=FOUR, name="À réimporter")
+    play(partie, "Anne", "rami", Bruno=hand(points=12), Chloé=hand(points=7), David=hand(points=30))
+    open_controlled(phone, partie)
+    exported = phone.evaluate(
+        "url => fetch(url).then(r => r.text())", f"/parties/{partie.pk}/export.json"
+    )
+    path = tmp_path / "partie.json"
+    path.write_text(exported, encoding="utf-8")
+    phone.goto("/parties/importer/")
+    assert phone.evaluate("Boolean(navigator.serviceWorker.controller)")
+    phone.locator("#import-form input[type=file]").set_input_files(str(path))
+    phone.locator("#import-form button").click()
+    expect(phone.locator("#partie-body h1")).to_have_text("À réimporter")
+    expect(count_line(phone)).to_have_text("1 donne")
+    assert phone.url != f"{relay.url}/parties/{partie.pk}/"
