@@ -5,8 +5,6 @@ one: gunicorn.conf.py drops them from any other peer, and believes none with no 
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tests.production import stack
