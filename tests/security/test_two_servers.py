@@ -1,7 +1,8 @@
 """Issue 15: the login and sign-up limits hold across processes. Two real gunicorn servers
 (two sync workers each) on two ports share one database, as two machines behind a load
 balancer would: a SQLite file, or, when DATABASE_URL is set, a fresh PostgreSQL database on
-that server. Each runs the production settings (DEBUG off) with one trusted proxy, so that a
+that server; and one cache, the database's, or, when REDIS_URL is set, that Redis (emptied
+first). Each runs the production settings (DEBUG off) with one trusted proxy, so that a
 visitor's address is the X-Forwarded-For the test writes (tests/security/server_settings.py
 only makes passwords quick to check).
 
@@ -29,7 +30,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RIGHT = "cartes-sur-table"
 GUNICORN = Path(sys.executable).parent / "gunicorn"
-USERS = ("dora", "erin", "frank", "gina")
+USERS = ("dora", "erin", "frank", "gina", "hugo")
+# The servers' environment, for the test's own manage.py commands against their database.
+ENVIRONMENT: dict[str, str] = {}
 
 
 def free_port() -> int:
@@ -57,7 +60,7 @@ class Browser:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         conn.request(method, path, body=body, headers=headers)
         response = conn.getresponse()
-        text = response.read().decode()
+        text = response.read().decode(errors="replace")  # a PDF is bytes
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 if morsel["max-age"] == "0":
@@ -81,7 +84,7 @@ class Browser:
         return status
 
 
-def manage(env: dict[str, str], *args: str) -> None:
+def manage(env: dict[str, str], *args: str) -> str:
     result = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -91,6 +94,7 @@ def manage(env: dict[str, str], *args: str) -> None:
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def postgres_database(url: str) -> tuple[str, object]:
@@ -142,6 +146,8 @@ def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
         f"User.objects.create_user({name!r}, password={RIGHT!r})" for name in USERS
     )
     manage(env, "shell", "-c", create)
+    manage(env, "shell", "-c", "from django.core.cache import cache; cache.clear()")
+    ENVIRONMENT.update(env)
     ports = (free_port(), free_port())
     processes = [
         subprocess.Popen(
@@ -236,3 +242,29 @@ def test_sign_up_is_limited_per_address_across_both_servers(servers) -> None:
     )
     assert status == 429
     assert "Trop de comptes créés depuis cette adresse : réessayez dans 12 minutes." in page
+
+
+def test_one_pdf_at_a_time_per_account_across_both_servers(servers) -> None:
+    """The render lock lives in the one cache (Redis when REDIS_URL is set): taken for hugo as
+    if one server were rendering his PDF, the other server makes him wait."""
+    made = manage(
+        ENVIRONMENT,
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User\n"
+        "from django.core.cache import cache\n"
+        "from tests.factories import make_partie\n"
+        "hugo = User.objects.get(username='hugo')\n"
+        "cache.add(f'sheet-render:{hugo.pk}', 1, 120)\n"
+        "print(make_partie(hugo).pk)",
+    )
+    pdf = f"/parties/{int(made.split()[-1])}/marque.pdf"
+    hugo = Browser("10.6.0.1")
+    assert hugo.login(servers[1], "hugo", RIGHT) == 302
+    status, page = hugo.request(servers[1], "GET", pdf)
+    assert (status, page) == (429, "Le PDF est en préparation, réessayez dans un instant.")
+    # The render done (the lock released by whoever held it), either server answers.
+    clear = "from django.core.cache import cache; cache.clear()"
+    manage(ENVIRONMENT, "shell", "-c", clear)
+    status, _page = hugo.request(servers[0], "GET", pdf)
+    assert status == 200
