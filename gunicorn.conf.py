@@ -42,7 +42,9 @@ FORWARDED = {"X-FORWARDED-FOR", "X-FORWARDED-PROTO", "X-FORWARDED-SSL", "X-FORWA
 
 def from_proxy(peer: object) -> bool:
     # A Unix socket has no address: only what may open it (the proxy) talks to gunicorn.
-    return bool(TRUSTED_PROXIES) and (not isinstance(peer, tuple) or peer[0] in PROXY_ADDRESSES)
+    if not TRUSTED_PROXIES:
+        return False
+    return "*" in PROXY_ADDRESSES or not isinstance(peer, tuple) or peer[0] in PROXY_ADDRESSES
 
 
 def pre_request(worker, req) -> None:
