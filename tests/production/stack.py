@@ -230,6 +230,59 @@ def caddy(tmp: Path, upstream: int) -> Service:
     return Service("caddy", command, env, port, tmp / "caddy.log", tls=True)
 
 
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def nginx(tmp: Path, upstream: int) -> Service:
+    """deploy/nginx.conf with what an operator replaces replaced: the name (localhost), a
+    self-signed certificate, free ports of 127.0.0.1, gunicorn's port. The rest as shipped."""
+    port = free_port()
+    cert, key = tmp / "localhost.crt", tmp / "localhost.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        + ["-subj", "/CN=localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for old, new in [
+        ("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;"),
+        ("listen 80;", f"listen 127.0.0.1:{free_port()};"),
+        ("/etc/letsencrypt/live/rami.example.org/fullchain.pem", str(cert)),
+        ("/etc/letsencrypt/live/rami.example.org/privkey.pem", str(key)),
+        ("rami.example.org", "localhost"),
+        ("http://127.0.0.1:8001", f"http://127.0.0.1:{upstream}"),
+    ]:
+        assert old in site, old
+        site = site.replace(old, new)
+    site = "\n".join(line for line in site.splitlines() if "listen [::]" not in line)
+    (tmp / "ramiscore.conf").write_text(site)
+    temp = tmp / "nginx-temp"
+    temp.mkdir()
+    main = f"""
+daemon off;
+pid {tmp}/nginx.pid;
+error_log stderr;
+events {{}}
+http {{
+    access_log off;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {tmp}/ramiscore.conf;
+}}
+"""
+    if os.geteuid() == 0:
+        main = "user root;\n" + main  # the workers read the test's files
+    (tmp / "nginx-main.conf").write_text(main)
+    command = [NGINX, "-c", str(tmp / "nginx-main.conf"), "-p", str(tmp)]
+    env = {"PATH": os.environ.get("PATH", "")}
+    return Service("nginx", command, env, port, tmp / "nginx.log", tls=True)
+
+
 SEED = """
 import json
 from django.contrib.auth.models import User
