@@ -4,7 +4,8 @@ collectstatic), gunicorn with the repository's gunicorn.conf.py, and Debian's Ca
 repository's deploy/Caddyfile in front, terminating TLS with its own local authority.
 
 Each piece is a Service: a command, its environment, the port it answers on, and its log
-(shown when it does not come up). Another process (a task worker) is one more Service."""
+(shown when it does not come up). Another process (a task worker) is one more Service, with
+port 0 when it answers no HTTP: add it to the `running(...)` of tests/production/conftest.py."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ class Service:
             self.process = subprocess.Popen(
                 self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
+        if not self.port:
+            # A process that serves no HTTP (a task worker): up when it has not stopped at once.
+            time.sleep(1)
+            assert self.process.poll() is None, f"{self.name} stopped:\n{self.log.read_text()}"
+            return
         deadline = time.monotonic() + 30
         error: Exception | None = None
         while True:

@@ -24,7 +24,6 @@ PAGES = [
     ("/comptes/sauvegarde.json", "application/json; charset=utf-8"),
     ("/statistiques/", "text/html; charset=utf-8"),
     ("/habitues/", "text/html; charset=utf-8"),
-    ("/hors-ligne/", "text/html; charset=utf-8"),
 ]
 
 
@@ -52,6 +51,21 @@ def test_the_share_page_and_the_big_screen_without_an_account(production) -> Non
         assert "Mardi soir" in body.decode()
     status, _headers, _body = visitor.request("GET", f"/suivre/{production.token}/courbe/")
     assert status == 200
+
+
+@pytest.mark.parametrize(
+    "path", ["/comptes/connexion/", "/comptes/inscription/", "/hors-ligne/", "/sante/"]
+)
+def test_each_page_without_an_account(production, path) -> None:
+    status, headers, _body = Client(production.caddy.port, tls=True).request("GET", path)
+    assert status == 200, path
+    assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
+
+
+def test_a_page_that_does_not_exist_is_a_404_not_a_500(production, alice) -> None:
+    assert alice.request("GET", "/parties/999999/")[0] == 404
+    assert alice.request("GET", "/nulle-part/")[0] == 404
+    assert Client(production.caddy.port, tls=True).request("GET", "/nulle-part/")[0] == 404
 
 
 def test_the_share_link_is_https_behind_the_proxy(production, alice) -> None:
