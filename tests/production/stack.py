@@ -107,7 +107,7 @@ class Client:
         self,
         method: str,
         path: str,
-        form: dict[str, str] | None = None,
+        form: dict | None = None,
         headers: dict[str, str] | None = None,
     ) -> tuple[int, http.client.HTTPMessage, bytes]:
         conn = self._connection()
@@ -116,7 +116,7 @@ class Client:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
         if form is not None:
-            body = urlencode(form)
+            body = urlencode(form, doseq=True)  # a list: the field repeated
             sent["Content-Type"] = "application/x-www-form-urlencoded"
             scheme = "https" if self.tls else "http"
             sent.setdefault("Origin", f"{scheme}://{self.host}")
@@ -133,18 +133,18 @@ class Client:
         conn.close()
         return response.status, response.headers, content
 
-    def post_form(self, path: str, fields: dict[str, str], **kwargs) -> int:
+    def post_form(self, path: str, fields: dict, **kwargs):
+        """The form of ``path`` posted with its CSRF token, as a browser would."""
         status, _headers, page = self.request("GET", path, **kwargs)
         assert status == 200, (status, page[:500])
         token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         assert token, page[:500]
         fields = {"csrfmiddlewaretoken": token[1].decode(), **fields}
-        return self.request("POST", path, fields, **kwargs)[0]
+        return self.request("POST", path, fields, **kwargs)
 
     def login(self, username: str, password: str = RIGHT, **kwargs) -> int:
-        return self.post_form(
-            "/comptes/connexion/", {"username": username, "password": password}, **kwargs
-        )
+        fields = {"username": username, "password": password}
+        return self.post_form("/comptes/connexion/", fields, **kwargs)[0]
 
 
 def manage(env: dict[str, str], *args: str) -> str:

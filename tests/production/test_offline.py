@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
@@ -40,36 +41,16 @@ def partie(alice) -> int:
     fields = {
         "name": "Jeudi",
         "preset": "classique",
+        "joueurs": FOUR,
         "stake": "0",
         "rachat_price": "0",
         "point_value": "0",
         "settlement": "gagnant",
         "currency": "EUR",
     }
-    status, _headers, page = alice.request("GET", "/parties/nouvelle/")
-    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1].decode()
-    body = "&".join(
-        [f"csrfmiddlewaretoken={token}"]
-        + [f"{k}={v}" for k, v in fields.items()]
-        + [f"joueurs={name}" for name in FOUR]
-    )
-    conn = alice._connection()
-    conn.request(
-        "POST",
-        "/parties/nouvelle/",
-        body=body.encode(),
-        headers={
-            "Host": alice.host,
-            "Cookie": "; ".join(f"{k}={v}" for k, v in alice.cookies.items()),
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Origin": f"https://{alice.host}",
-            "Referer": f"https://{alice.host}/parties/nouvelle/",
-        },
-    )
-    response = conn.getresponse()
-    response.read()
-    assert response.status == 302, response.status
-    return int(re.search(r"/parties/(\d+)/", response.headers["Location"])[1])
+    status, headers, _body = alice.post_form("/parties/nouvelle/", fields)
+    assert status == 302, status
+    return int(re.search(r"/parties/(\d+)/", headers["Location"])[1])
 
 
 @pytest.fixture
@@ -95,7 +76,7 @@ def donnes(alice: Client, partie: int) -> list[tuple[int, str]]:
 
 
 def test_the_service_worker_installs_and_controls_the_page_over_https(phone, partie) -> None:
-    open_controlled(phone, type("P", (), {"pk": partie}))
+    open_controlled(phone, SimpleNamespace(pk=partie))
     assert phone.evaluate("location.protocol") == "https:"
     assert phone.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
     # The shell it kept is the collected files, under their hashed names.
@@ -110,7 +91,7 @@ def test_the_service_worker_installs_and_controls_the_page_over_https(phone, par
 def test_offline_reload_shows_the_kept_marque_and_a_queued_donne_catches_up(
     phone, relay, alice, partie
 ) -> None:
-    open_controlled(phone, type("P", (), {"pk": partie}))
+    open_controlled(phone, SimpleNamespace(pk=partie))
     record(phone, "Anne", Bruno=12, Chloé=7, David=30)
     expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
     until(
