@@ -35,7 +35,7 @@ USER ramiscore
 EXPOSE 8000
 # /sante/ answers over plain http (SECURE_REDIRECT_EXEMPT) and asks nothing of the database.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:8000/sante/', timeout=4)"]
+    CMD ["python", "deploy/healthcheck.py"]
 
 ENTRYPOINT ["deploy/entrypoint.sh"]
 # gunicorn reads /app/gunicorn.conf.py (the proxy, the timeouts, the logs).
