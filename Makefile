@@ -6,7 +6,7 @@ PYTHON  ?= python3.11
 # DJANGO_DEBUG=False with a real DJANGO_SECRET_KEY (see README.md).
 export DJANGO_DEBUG ?= True
 
-.PHONY: run test lint bench bench-home messages
+.PHONY: run lan test test-redis test-production lint bench bench-home load messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,27 @@ lint: $(VENV)/.installed-dev
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py check
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -m "not production"
+
+# What keeps state between requests, against the Redis of REDIS_URL (redis://…): the cache
+# and its render lock, the limits, and two gunicorn servers sharing it.
+REDIS_TESTS := tests/test_redis.py tests/test_sheet_cache.py tests/test_sheet_pdf.py \
+	tests/security/test_login_throttle.py tests/security/test_cost_limits.py \
+	tests/security/test_two_servers.py
+test-redis: $(VENV)/.installed-dev
+	@test -n "$(REDIS_URL)" || { echo "REDIS_URL is not set (redis://127.0.0.1:6379/0)"; exit 1; }
+	$(VENV)/bin/pytest $(REDIS_TESTS)
+
+# ramiscore as deployed: DEBUG off, collectstatic, gunicorn.conf.py, deploy/Caddyfile over
+# HTTPS, Chromium through it (tests/production/).
+test-production: $(VENV)/.installed-dev
+	$(VENV)/bin/pytest -m production tests/production
+
+# The home wifi: the phones at the table open the printed address or scan its QR code.
+lan: $(VENV)/.installed
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py createcachetable
+	$(PY) -m tools.lan
 
 bench: $(VENV)/.installed-dev
 	$(PY) -m bench

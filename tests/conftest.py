@@ -57,3 +57,15 @@ def _no_persistent_connections() -> None:
     from django.db import connections
 
     connections.settings["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _empty_redis(django_db_blocker) -> None:
+    """With REDIS_URL, the cache outlives the test database: what an earlier run kept there
+    (a sheet of a partie whose id is reused) must not answer this one."""
+    from django.conf import settings
+
+    if settings.REDIS_URL:
+        from django.core.cache import cache
+
+        cache.clear()

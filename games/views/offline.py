@@ -9,6 +9,7 @@ import json
 import re
 from functools import cache
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -65,7 +66,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     config = {
         "shell": [static(name) for name in SHELL],
         "queue": static("js/queue.js"),
-        "static": static(""),
+        # The prefix, not static(""): the manifest storage of production has no entry for
+        # "" and raises, where the development storage answers the prefix.
+        "static": settings.STATIC_URL,
         "offline": reverse("offline"),
         # The pages kept as last seen: the home page and each partie's page.
         "pages": [_pattern("home"), _pattern("partie_detail", SAMPLE)],

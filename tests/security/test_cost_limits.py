@@ -8,6 +8,7 @@ Cast: alice owns a partie; bob is another account."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -18,6 +19,16 @@ from tests.factories import partie_p1
 
 pytestmark = pytest.mark.django_db
 REFUSED = "Trop de fichiers demandés d&#x27;un coup : réessayez dans 1 minute."
+
+
+@pytest.fixture(autouse=True)
+def _still_clock(monkeypatch) -> None:
+    """The buckets refill as time passes (games/throttle.py): thirty requests take a second or
+    more on a slow machine, and the wait announced would be 57 s. The throttle's clock stands
+    still, so that the counts and the wait are exact."""
+    import games.throttle
+
+    monkeypatch.setattr(games.throttle, "time", SimpleNamespace(time=lambda: 1_900_000_000.0))
 
 
 def logged_in(user) -> Client:

@@ -1,7 +1,8 @@
 """Issue 15: the login and sign-up limits hold across processes. Two real gunicorn servers
 (two sync workers each) on two ports share one database, as two machines behind a load
 balancer would: a SQLite file, or, when DATABASE_URL is set, a fresh PostgreSQL database on
-that server. Each runs the production settings (DEBUG off) with one trusted proxy, so that a
+that server; and one cache, the database's, or, when REDIS_URL is set, that Redis (emptied
+first). Each runs the production settings (DEBUG off) with one trusted proxy, so that a
 visitor's address is the X-Forwarded-For the test writes (tests/security/server_settings.py
 only makes passwords quick to check).
 
@@ -30,7 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RIGHT = "cartes-sur-table"
 GUNICORN = Path(sys.executable).parent / "gunicorn"
-USERS = ("dora", "erin", "frank", "gina", "vanessa")
+USERS = ("dora", "erin", "frank", "gina", "hugo", "vanessa")
 # An account that shared vanessa's key before keys were unique (games/usernames.py).
 LEGACY = f"""
 from django.contrib.auth.models import User
@@ -39,6 +40,8 @@ user = User.objects.create_user("legacy", password={RIGHT!r})
 User.objects.filter(pk=user.pk).update(username="vaneßa")
 UsernameKey.objects.filter(user=user).update(key=f"vanessa #{{user.pk}}", flagged=True)
 """
+# The servers' environment, for the test's own manage.py commands against their database.
+ENVIRONMENT: dict[str, str] = {}
 
 
 def free_port() -> int:
@@ -66,7 +69,7 @@ class Browser:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         conn.request(method, path, body=body, headers=headers)
         response = conn.getresponse()
-        text = response.read().decode()
+        text = response.read().decode(errors="replace")  # a PDF is bytes
         self.last_set_cookies = response.headers.get_all("Set-Cookie") or []
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
@@ -91,7 +94,7 @@ class Browser:
         return status
 
 
-def manage(env: dict[str, str], *args: str) -> None:
+def manage(env: dict[str, str], *args: str) -> str:
     result = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -101,6 +104,7 @@ def manage(env: dict[str, str], *args: str) -> None:
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def postgres_database(url: str) -> tuple[str, object]:
@@ -153,6 +157,8 @@ def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
     )
     manage(env, "shell", "-c", create)
     manage(env, "shell", "-c", LEGACY)
+    manage(env, "shell", "-c", "from django.core.cache import cache; cache.clear()")
+    ENVIRONMENT.update(env)
     ports = (free_port(), free_port())
     processes = [
         subprocess.Popen(
@@ -307,3 +313,29 @@ def test_a_non_latin_username_signs_up_and_logs_in(servers, username) -> None:
     assert status == 200 and username in page
     # A new browser too (no device cookie).
     assert Browser("10.7.1.1").login(servers[1], username, "un-long-mot-de-passe-42") == 302
+
+
+def test_one_pdf_at_a_time_per_account_across_both_servers(servers) -> None:
+    """The render lock lives in the one cache (Redis when REDIS_URL is set): taken for hugo as
+    if one server were rendering his PDF, the other server makes him wait."""
+    made = manage(
+        ENVIRONMENT,
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User\n"
+        "from django.core.cache import cache\n"
+        "from tests.factories import make_partie\n"
+        "hugo = User.objects.get(username='hugo')\n"
+        "cache.add(f'sheet-render:{hugo.pk}', 1, 120)\n"
+        "print(make_partie(hugo).pk)",
+    )
+    pdf = f"/parties/{int(made.split()[-1])}/marque.pdf"
+    hugo = Browser("10.6.0.1")
+    assert hugo.login(servers[1], "hugo", RIGHT) == 302
+    status, page = hugo.request(servers[1], "GET", pdf)
+    assert (status, page) == (429, "Le PDF est en préparation, réessayez dans un instant.")
+    # The render done (the lock released by whoever held it), either server answers.
+    clear = "from django.core.cache import cache; cache.clear()"
+    manage(ENVIRONMENT, "shell", "-c", clear)
+    status, _page = hugo.request(servers[0], "GET", pdf)
+    assert status == 200
