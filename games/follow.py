@@ -43,11 +43,20 @@ def follow_state(token: str) -> str | None:
     key = _key(token)
     state = cache.get(key)
     if state is None:
-        if partie_shared(token) is None:
+        partie = partie_shared(token)
+        if partie is None:
             return None
         cache.add(key, _new_state(), TIMEOUT)
-        state = cache.get(key) or _new_state()
+        # Nothing there even now: the cache is away (ramiscore/cache.py). The database's own
+        # stamp then, so that an unchanged poll still gets its 304, for one query.
+        state = cache.get(key) or _database_state(partie)
     return None if state == REVOKED else state
+
+
+def _database_state(partie: Partie) -> str:
+    # Every service write saves updated_at; the donne count also catches one that forgot to.
+    stamp = int(partie.updated_at.timestamp() * 1_000_000)
+    return f"db.{partie.pk}.{stamp}.{partie.n_donnes}"
 
 
 def changed(token: str | None) -> None:

@@ -97,3 +97,18 @@ def test_a_rolled_back_revocation_leaves_the_link_working(partie) -> None:
 def test_a_made_up_token_is_refused_and_leaves_nothing_in_the_cache() -> None:
     assert Client().get("/suivre/pas-un-vrai-jeton/").status_code == 404
     assert cache.get(follow._key("pas-un-vrai-jeton")) is None
+
+
+def test_with_the_cache_away_an_unchanged_poll_still_gets_its_304(partie, settings) -> None:
+    # Redis at an address where nothing listens: every cache call fails (ramiscore/cache.py).
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "ramiscore.cache.FailSafeRedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+        }
+    }
+    client = Client()
+    etag = client.get(url(partie), **HTMX)["ETag"]
+    assert client.get(url(partie), HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    play(partie, "Bruno", "rami", Anne=hand("Q"), Chloé=hand(points=4))
+    assert client.get(url(partie), HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 200
