@@ -6,7 +6,7 @@ PYTHON  ?= python3.11
 # DJANGO_DEBUG=False with a real DJANGO_SECRET_KEY (see README.md).
 export DJANGO_DEBUG ?= True
 
-.PHONY: run test lint bench messages
+.PHONY: run test lint bench load messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,16 @@ test: lint
 
 bench: $(VENV)/.installed-dev
 	$(PY) -m bench
+
+$(VENV)/.installed-load: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev,load]'
+	touch $@ $(VENV)/.installed-dev $(VENV)/.installed
+
+# The evening's load test: PostgreSQL, Redis, two gunicorn servers and Caddy on this machine,
+# Locust playing a thousand tables (bench/evening/). Needs Debian's postgresql, redis-server
+# and caddy; writes bench/results/evening.json.
+load: $(VENV)/.installed-load
+	$(PY) -m bench.evening
 
 # French is the source language: refresh locale/en/LC_MESSAGES/django.po (the engine's N_
 # markers included), translate what is new, then commit the .po and the compiled .mo.
