@@ -61,6 +61,16 @@ bench: $(VENV)/.installed-dev
 bench-home: $(VENV)/.installed-dev
 	$(PY) -m bench.home
 
+$(VENV)/.installed-load: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev,load]'
+	touch $@ $(VENV)/.installed-dev $(VENV)/.installed
+
+# The evening's load test: PostgreSQL, Redis, two gunicorn servers and Caddy on this machine,
+# Locust playing a thousand tables (bench/evening/). Needs Debian's postgresql, redis-server
+# and caddy; writes bench/results/evening.json.
+load: $(VENV)/.installed-load
+	$(PY) -m bench.evening
+
 # French is the source language: refresh locale/en/LC_MESSAGES/django.po (the engine's N_
 # markers included), translate what is new, then commit the .po and the compiled .mo.
 messages: $(VENV)/.installed

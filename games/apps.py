@@ -18,3 +18,6 @@ class GamesConfig(AppConfig):
         post_save.connect(
             keep_username_key, sender=get_user_model(), dispatch_uid="games.username_key"
         )
+
+        # The share poll's cached state moves when a partie changes (games/follow.py).
+        from games import follow  # noqa: F401

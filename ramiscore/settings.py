@@ -53,6 +53,8 @@ MIDDLEWARE = [
     "ramiscore.csp.ContentSecurityPolicyMiddleware",
     # Issue 15: an owner's pages and files are stored by no cache, the browser's included.
     "ramiscore.private.PrivateOwnerPagesMiddleware",
+    # The database away: 503 with Retry-After, never a 500 for each request.
+    "ramiscore.unavailable.DatabaseAwayMiddleware",
 ]
 
 ROOT_URLCONF = "ramiscore.urls"
@@ -78,7 +80,11 @@ TEMPLATES = [
 # DATABASE_URL (postgres://…) switches to PostgreSQL.
 DATABASE_URL = envstr("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # A connection kept between requests is checked first: after PostgreSQL restarts, a worker
+    # reconnects instead of answering 500 with the dead connection.
+    DATABASES = {
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+    }
 else:
     DATABASES = {
         "default": {
@@ -109,9 +115,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # and the deploy steps of the README); Redis when REDIS_URL is set.
 REDIS_URL = envstr("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "ramiscore.cache.FailSafeRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {
         "default": {

@@ -20,7 +20,8 @@ NAMES = ["Anne", "Bruno", "Chloé"]
 # states, who dealt the last donne (the next donne's dealer, docs/rules.md "Le donneur") and
 # its rachats bought back (their payment ticks): no other donne, no hand, no replay.
 PAGE_QUERIES = 7
-# The unchanged poll: the partie with its number of donnes, for the ETag, and nothing else.
+# The unchanged poll: the share token's state in the cache (games/follow.py), which is a query
+# with the database cache (none with Redis); no partie, no session, no user.
 POLL_QUERIES = 1
 
 

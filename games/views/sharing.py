@@ -1,4 +1,4 @@
-"""The share link and the read-only live view (issue #7)."""
+"""The share link and the read-only live view."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import replays, services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
-from games.models import Partie
+from games.follow import follow_state
 from games.selectors import partie_shared
 from games.views.partie_page import (
     get_partie_for_user,
@@ -29,7 +29,7 @@ from games.views.partie_page import (
     visible_rows,
 )
 
-# Issue 16: the donnes the big-screen view shows (6 players × 20 donnes fit a 1280×800 tablet).
+# The donnes the big-screen view shows (6 players × 20 donnes fit a 1280×800 tablet).
 GRAND_ROWS = 20
 
 
@@ -54,36 +54,38 @@ def partie_unshare(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
 
 
-def _follow_etag(partie: Partie, *, live: bool, everything: bool = False) -> str:
-    # Every service write saves partie.updated_at; the donne count also catches a write that
-    # forgot to. The htmx fragment and the full page are different representations.
-    stamp = int(partie.updated_at.timestamp() * 1_000_000)
-    state = (
-        f"{partie.pk}.{stamp}.{partie.n_donnes}"
-        + (".live" if live else "")
-        + (".tout" if everything else "")
-    )
-    # Issue 15: opaque, as the sheet's (games/views/sheet_cache.py). Anyone holding the link
-    # sees the ETag: the partie's id, its update time and its donne count stay on the server.
-    return salted_hmac("ramiscore.follow.etag", state).hexdigest()[:32]
+def _follow_etag(state: str, *, live: bool, everything: bool = False) -> str:
+    # The htmx fragment, the full page and the page with every donne are different
+    # representations of one state (games/follow.py). Opaque, as the sheet's: the state
+    # stays on the server.
+    flags = (".live" if live else "") + (".tout" if everything else "")
+    return salted_hmac("ramiscore.follow.etag", state + flags).hexdigest()[:32]
+
+
+def _gone(request: HttpRequest) -> HttpResponse:
+    if request.htmx:
+        # A link revoked while someone follows: reload, so the page shows the 404.
+        return HttpResponse(status=404, headers={"HX-Refresh": "true"})
+    raise Http404
 
 
 @require_GET
 def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
-    """Issue #7: the read-only live view behind a share link, for anyone holding the token.
-    The ETag is checked on one small query, before the donnes are loaded: an unchanged poll
-    costs that query and a 304 with no body."""
-    partie = partie_shared(token)
-    if partie is None:
-        if request.htmx:
-            # A link revoked while someone follows: reload, so the page shows the 404.
-            return HttpResponse(status=404, headers={"HX-Refresh": "true"})
-        raise Http404
+    """The read-only live view behind a share link, for anyone holding the token. An
+    unchanged poll is answered from the shared cache (games/follow.py): a 304 with no body,
+    no session read and no query of the parties."""
+    state = follow_state(token)
+    if state is None:
+        return _gone(request)
     everything = "tout" in request.GET
-    etag = quote_etag(_follow_etag(partie, live=bool(request.htmx), everything=everything))
+    etag = quote_etag(_follow_etag(state, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
+        # Read after the state: a write committed after this read gives a new state.
+        partie = partie_shared(token)
+        if partie is None:
+            return _gone(request)
         template = "games/partie_follow.html"
         if request.htmx:
             template += "#suivi"
@@ -94,12 +96,12 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
             "marque": marque,
             "cagnotte": build_cagnotte(marque.stored),
             **visible_rows(marque),
-            "live_etag": _follow_etag(partie, live=True, everything=everything),
+            "live_etag": _follow_etag(state, live=True, everything=everything),
             "grand": grand,
         }
         if grand:
-            # Issue 16: the big screen (a TV, a tablet on the wall) shows the latest donnes
-            # that fit under the scoreboard without scrolling, and no link to older ones.
+            # The big screen (a TV, a tablet on the wall) shows the latest donnes that fit
+            # under the scoreboard without scrolling, and no link to older ones.
             context |= {"rows": marque.rows[-GRAND_ROWS:], "hidden_rows": 0}
         response = render(request, template, context)
     response["ETag"] = etag

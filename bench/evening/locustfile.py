@@ -1,0 +1,192 @@
+"""The evening as Locust plays it (``locust -f bench/evening/locustfile.py``, headless, run by
+bench/evening/run.py). The tables come from EVENING_TABLES (bench/evening/tables.py); how
+many play from EVENING_COUNT. Per table: one scorekeeper recording a donne every one to three
+minutes through the page's own form (bench/forms.py reads it as a phone would), three
+followers polling the share link every 3 s with the ETag they hold, a big screen for one
+table in ten, and for one in a hundred an export and a PDF now and then.
+
+What each scorekeeper was told was recorded is written to EVENING_RECORDED at the end: the
+fault run holds it against the database."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import time
+
+from locust import FastHttpUser, between, constant_pacing, events, task
+
+from bench.forms import new_donne
+
+with open(os.environ["EVENING_TABLES"], encoding="utf-8") as _fh:
+    TABLES = json.load(_fh)
+COUNT = int(os.environ.get("EVENING_COUNT", len(TABLES)))
+TABLES = TABLES[:COUNT]
+RECORDED_FILE = os.environ.get("EVENING_RECORDED", "")
+# The time between two donnes at a table; a run shorter than this still records about one
+# donne per table: each scorekeeper's first is drawn in the first minute.
+DONNE_EVERY = (60, 180)
+HTMX = {"HX-Request": "true"}
+RECORDED = "notée"
+STALE = "a changé"
+
+recorded: dict[int, set[str]] = {}  # partie id: idempotency keys the page said were recorded
+
+
+def cookie_header(table: dict) -> dict[str, str]:
+    cookies = table["cookies"]
+    return {
+        "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+        "X-CSRFToken": cookies["csrftoken"],
+        "Accept-Language": "fr",
+    }
+
+
+def seats(count: int) -> itertools.cycle:
+    """Each user of a kind takes the next table in turn."""
+    return itertools.cycle(range(count))
+
+
+class Scorekeeper(FastHttpUser):
+    fixed_count = COUNT
+    wait_time = between(*DONNE_EVERY)
+    seat = seats(COUNT)
+
+    def on_start(self) -> None:
+        self.table = TABLES[next(self.seat)]
+        self.headers = cookie_header(self.table)
+        self.pk = self.table["partie"]
+        self.rng = random.Random(self.pk)
+        self.html = ""
+        recorded.setdefault(self.pk, set())
+        self.open_page()
+        time.sleep(self.rng.uniform(0, DONNE_EVERY[0]))
+
+    def open_page(self) -> None:
+        with self.client.get(
+            f"/parties/{self.pk}/", headers=self.headers, name="partie page", catch_response=True
+        ) as response:
+            if response.status_code == 200:
+                self.html = response.text
+            else:
+                response.failure(f"status {response.status_code}")
+
+    @task
+    def record_a_donne(self) -> None:
+        if not self.html:
+            self.open_page()
+            if not self.html:
+                return
+        post = new_donne(self.html, self.rng)
+        # A phone whose request got no answer sends the same donne again (its key): the
+        # server records it once (docs/decisions.md "Offline").
+        for attempt in range(4):
+            with self.client.post(
+                f"/parties/{self.pk}/donnes/",
+                data=post,
+                headers={**self.headers, **HTMX},
+                name="record a donne",
+                catch_response=True,
+            ) as response:
+                body = response.text or ""
+                if response.status_code == 200 and RECORDED in body:
+                    recorded[self.pk].add(post["cle"])
+                    self.html = body
+                    return
+                if response.status_code == 200 and STALE in body:
+                    self.html = ""  # another phone wrote meanwhile: read the page again
+                    return
+                if response.status_code in (0, 502, 503, 504) and attempt < 3:
+                    response.success()  # retried below, counted once if it fails for good
+                    time.sleep(1)
+                    continue
+                response.failure(f"status {response.status_code}")
+                self.html = ""
+                return
+
+
+class Follower(FastHttpUser):
+    fixed_count = 3 * COUNT
+    wait_time = constant_pacing(3)
+    seat = seats(COUNT)
+
+    def on_start(self) -> None:
+        self.token = TABLES[next(self.seat)]["token"]
+        self.etag = ""
+        time.sleep(random.uniform(0, 3))
+
+    @task
+    def poll(self) -> None:
+        headers = {**HTMX, "Accept-Language": "fr"}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        with self.client.get(
+            f"/suivre/{self.token}/", headers=headers, name="follow poll", catch_response=True
+        ) as response:
+            if response.status_code in (200, 304):
+                self.etag = response.headers.get("ETag", self.etag)
+                response.success()
+            else:
+                response.failure(f"status {response.status_code}")
+
+
+class BigScreen(FastHttpUser):
+    fixed_count = max(1, COUNT // 10)
+    wait_time = constant_pacing(5)
+    seat = seats(COUNT)
+
+    def on_start(self) -> None:
+        self.token = TABLES[next(self.seat) * 10 % COUNT]["token"]
+        self.etag = ""
+
+    @task
+    def poll(self) -> None:
+        headers = {**HTMX}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        with self.client.get(
+            f"/suivre/{self.token}/?grand=1", headers=headers, name="big screen poll",
+            catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code in (200, 304):
+                self.etag = response.headers.get("ETag", self.etag)
+                response.success()
+            else:
+                response.failure(f"status {response.status_code}")
+
+
+class Exporter(FastHttpUser):
+    fixed_count = max(1, COUNT // 100)
+    wait_time = between(20, 40)
+    seat = seats(COUNT)
+
+    def on_start(self) -> None:
+        table = TABLES[next(self.seat) * 100 % COUNT]
+        self.headers = cookie_header(table)
+        self.pk = table["partie"]
+
+    @task(3)
+    def csv(self) -> None:
+        self.client.get(f"/parties/{self.pk}/export.csv", headers=self.headers, name="export csv")
+
+    @task(1)
+    def pdf(self) -> None:
+        # A PDF not ready yet is answered at once (a page that refreshes itself, or 503 with
+        # Retry-After, or 429 while the owner's earlier one renders): never a held worker.
+        with self.client.get(
+            f"/parties/{self.pk}/marque.pdf", headers=self.headers, name="pdf",
+            catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code in (200, 202, 304, 429, 503):
+                response.success()
+            else:
+                response.failure(f"status {response.status_code}")
+
+
+@events.quitting.add_listener
+def _write_recorded(environment, **_kwargs) -> None:
+    if RECORDED_FILE:
+        with open(RECORDED_FILE, "w", encoding="utf-8") as fh:
+            json.dump({str(pk): len(keys) for pk, keys in recorded.items()}, fh)

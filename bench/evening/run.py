@@ -1,0 +1,233 @@
+"""The evening's runs (``make load``; ``python -m bench.evening --help``). Stepped runs: for
+each number of tables, Locust plays the evening for a fixed time after every user has
+started; a step holds when the p99 of every request kind is under 200 ms and nothing failed.
+The headline is the largest step that held, per CPU core given to the app servers. Then the
+fault run at a smaller size: one app server killed, Redis restarted, PostgreSQL restarted,
+with a probe of the proxy every 0.2 s telling what a client saw during each fault and when it
+recovered, and the donnes the scorekeepers were told were recorded counted in the database."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from bench.evening.stack import ROOT, Stack
+
+RESULTS = ROOT / "bench" / "results"
+P99_MS = 200
+LOCUSTFILE = Path(__file__).with_name("locustfile.py")
+
+
+def users_for(tables: int) -> int:
+    # A scorekeeper and three followers per table, a big screen for one in ten, an exporter
+    # for one in a hundred (bench/evening/locustfile.py).
+    return 4 * tables + max(1, tables // 10) + max(1, tables // 100)
+
+
+def locust(stack: Stack, tables: int, seconds: int, out: Path, cpus: str) -> dict:
+    prefix = out / f"step{tables}"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "EVENING_TABLES": str(out / "tables.json"),
+        "EVENING_COUNT": str(tables),
+        "EVENING_RECORDED": f"{prefix}_recorded.json",
+    }
+    users = users_for(tables)
+    rate = max(50, users // 20)  # every user started within about 20 s
+    command = [
+        sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
+        "-u", str(users), "-r", str(rate), "-t", f"{seconds + users // rate + 5}s",
+        "--host", stack.url, "--csv", str(prefix), "--reset-stats", "--only-summary",
+        "--stop-timeout", "10", "--loglevel", "WARNING",
+    ]  # fmt: skip
+    if cpus:
+        command = ["taskset", "-c", cpus, *command]
+    with open(f"{prefix}.log", "w", encoding="utf-8") as log:
+        subprocess.run(command, env=env, cwd=ROOT, check=False, stdout=log, stderr=log)
+    return read_stats(prefix, tables)
+
+
+def read_stats(prefix: Path, tables: int) -> dict:
+    kinds = {}
+    with open(f"{prefix}_stats.csv", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            kinds[row["Name"]] = {
+                "requests": int(row["Request Count"]),
+                "failures": int(row["Failure Count"]),
+                "rps": round(float(row["Requests/s"]), 1),
+                "p50_ms": float(row["50%"] or 0),
+                "p99_ms": float(row["99%"] or 0),
+            }
+    total = kinds.pop("Aggregated", {})
+    held = bool(kinds) and all(
+        k["failures"] == 0 and k["p99_ms"] < P99_MS for k in kinds.values() if k["requests"]
+    )
+    return {"tables": tables, "held": held, "all": total, "kinds": kinds}
+
+
+class Probe(threading.Thread):
+    """What a client of the proxy sees, every 0.2 s: a follow poll and /sante/."""
+
+    def __init__(self, url: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.urls = [f"{url}/sante/", f"{url}/suivre/{token}/"]
+        self.log: list[tuple[float, bool]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            for url in self.urls:
+                ok = True
+                try:
+                    with urllib.request.urlopen(url, timeout=5) as response:
+                        ok = response.status == 200
+                except (urllib.error.URLError, OSError):
+                    ok = False
+                self.log.append((time.monotonic(), ok))
+            time.sleep(0.2)
+
+    def window(self, start: float, end: float) -> dict:
+        seen = [ok for t, ok in self.log if start <= t < end]
+        failed = [t for t, ok in self.log if start <= t < end and not ok]
+        return {
+            "probes": len(seen),
+            "errors": len(failed),
+            "recovered_after_s": round(failed[-1] - start, 1) if failed else 0.0,
+        }
+
+
+def fault_run(stack: Stack, tables: int, out: Path, cpus: str) -> dict:
+    token = json.loads((out / "tables.json").read_text())[0]["token"]
+    probe = Probe(stack.url, token)
+    marks: dict[str, float] = {}
+
+    def faults() -> None:
+        time.sleep(30)
+        marks["kill -9 app server"] = time.monotonic()
+        stack.kill_app("app1")
+        time.sleep(20)
+        marks["restart Redis"] = time.monotonic()
+        stack.restart_redis()
+        time.sleep(20)
+        marks["restart PostgreSQL"] = time.monotonic()
+        stack.restart_postgres()
+        marks["end"] = time.monotonic() + 20
+
+    probe.start()
+    chaos = threading.Thread(target=faults, daemon=True)
+    chaos.start()
+    stats = locust(stack, tables, 100, out, cpus)
+    chaos.join()
+    probe.stop.set()
+    names = list(marks)
+    windows = {
+        name: probe.window(marks[name], marks[names[i + 1]]) for i, name in enumerate(names[:-1])
+    }
+    told = json.loads((out / f"step{tables}_recorded.json").read_text())
+    stored = stored_donnes(stack)
+    lost = sum(max(0, n - stored.get(pk, 0)) for pk, n in told.items())
+    extra = sum(max(0, stored.get(pk, 0) - n) for pk, n in told.items())
+    return {
+        "tables": tables,
+        "faults": windows,
+        "told_recorded": sum(told.values()),
+        "in_database": sum(stored.get(pk, 0) for pk in told),
+        "lost": lost,
+        "recorded_unconfirmed": extra,
+        "locust": stats,
+    }
+
+
+def stored_donnes(stack: Stack) -> dict[str, int]:
+    query = "SELECT partie_id, count(*) FROM games_donne GROUP BY partie_id"
+    rows = subprocess.run(
+        [str(stack.pg_bin / "psql"), "-h", "127.0.0.1", "-p", str(stack.ports["pg"]),
+         "-U", "ramiscore", "-At", "-F", " ", "-c", query, "ramiscore"],
+        check=True, capture_output=True, text=True,
+    ).stdout.split("\n")  # fmt: skip
+    return {pk: int(n) for pk, n in (r.split() for r in rows if r.strip())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.evening", description=__doc__)
+    parser.add_argument("--steps", default="100,250,500,750,1000,1500")
+    parser.add_argument("--seconds", type=int, default=60, help="measured time per step")
+    parser.add_argument("--fault-tables", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per server")
+    parser.add_argument("--no-faults", action="store_true")
+    args = parser.parse_args(argv)
+    steps = [int(s) for s in args.steps.split(",")]
+    cores = os.cpu_count() or 1
+    # Two cores or more: the app servers on the first, everything else (Locust, Caddy,
+    # PostgreSQL, Redis) on the others, so that the figure is per core of the app servers.
+    app_cpus, other_cpus = ("0", f"1-{cores - 1}") if cores >= 2 else ("", "")
+    stack = Stack(workers=args.workers, app_cpus=app_cpus)
+    out = stack.tmp / "out"
+    out.mkdir(parents=True)
+    result: dict = {"setup": {}, "steps": []}
+    try:
+        print("Starting PostgreSQL, Redis, two gunicorn servers and Caddy…", flush=True)
+        stack.start()
+        result["setup"] = {
+            "app_servers": 2,
+            "workers_per_server": args.workers,
+            "app_server_cores": 1 if app_cpus else cores,
+            "database": "PostgreSQL (private cluster)",
+            "cache": "Redis",
+            "proxy": "Caddy, round robin, retries on the other server",
+            "machine_cores": cores,
+        }
+        seed = max(steps + [args.fault_tables])
+        print(f"Seeding {seed} tables…", flush=True)
+        subprocess.run(
+            [sys.executable, "-m", "bench.evening.tables", str(seed), str(out / "tables.json")],
+            env=stack.env, cwd=ROOT, check=True,
+        )  # fmt: skip
+        for tables in steps:
+            print(f"{tables} tables ({users_for(tables)} users)…", flush=True)
+            step = locust(stack, tables, args.seconds, out, other_cpus)
+            result["steps"].append(step)
+            print_step(step)
+            if not step["held"]:
+                break
+        held = [s["tables"] for s in result["steps"] if s["held"]]
+        result["tables_held"] = max(held) if held else 0
+        result["tables_per_core"] = result["tables_held"] / result["setup"]["app_server_cores"]
+        print(f"\nHeld: {result['tables_held']} tables, {result['tables_per_core']:.0f} per core")
+        if not args.no_faults:
+            print(f"Fault run with {args.fault_tables} tables…", flush=True)
+            result["fault_run"] = fault_run(stack, args.fault_tables, out, other_cpus)
+            print(json.dumps(result["fault_run"]["faults"], indent=1))
+            print({k: result["fault_run"][k] for k in ("told_recorded", "in_database", "lost")})
+    finally:
+        stack.stop()
+    # Imported last: the bench's budgets module sets Django up for the bench (bench/app.py).
+    from bench.budgets import check_evening
+
+    result["budgets"] = check_evening(result)
+    for line in result["budgets"]:
+        print(f"{line['verdict']}  {line['budget']}: {line['value']} (goal {line['limit']})")
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / "evening.json"
+    path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print(f"Written to {path.relative_to(ROOT)}")
+    return 0
+
+
+def print_step(step: dict) -> None:
+    for name, k in sorted(step["kinds"].items()):
+        print(
+            f"  {name:18} {k['requests']:7} req {k['rps']:7.1f}/s  p50 {k['p50_ms']:6.0f} ms"
+            f"  p99 {k['p99_ms']:6.0f} ms  failures {k['failures']}"
+        )
+    print("  held" if step["held"] else "  did not hold")

@@ -1,0 +1,228 @@
+"""The production setup of the README, started here and torn down after: a private
+PostgreSQL cluster, Redis, two gunicorn servers (the repository's settings, DEBUG off) and
+Caddy in front, balancing them and retrying on the other when one dies. Each server can be
+pinned to given CPUs, so that a figure per core of the app servers means what it says."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+PG_BIN = Path("/usr/lib/postgresql")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(check, what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"{what} did not start within {seconds:.0f} s")
+
+
+def answers(port: int, path: str = "/sante/") -> bool:
+    conn = http.client.HTTPConnection(HOST, port, timeout=2)
+    conn.request("GET", path)
+    return conn.getresponse().status == 200
+
+
+def as_postgres(*command: str) -> list[str]:
+    # initdb and postgres refuse to run as root; the machine's postgres account runs them.
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
+
+
+@dataclass
+class Stack:
+    workers: int = 3
+    app_cpus: str = ""  # e.g. "0": taskset for both app servers
+    tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="ramiscore-load-")))
+    procs: dict[str, subprocess.Popen] = field(default_factory=dict)
+    ports: dict[str, int] = field(default_factory=dict)
+
+    # --- the pieces ------------------------------------------------------------------------
+
+    @property
+    def pg_bin(self) -> Path:
+        version = sorted(PG_BIN.iterdir(), key=lambda p: int(p.name))[-1]
+        return version / "bin"
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "DJANGO_DEBUG": "False",
+            "DJANGO_SECRET_KEY": self.secret,
+            "DJANGO_SECURE_SSL_REDIRECT": "False",
+            "DJANGO_ALLOWED_HOSTS": HOST,
+            "DJANGO_TRUSTED_PROXIES": "1",
+            "DATABASE_URL": f"postgres://ramiscore@{HOST}:{self.ports['pg']}/ramiscore",
+            "REDIS_URL": f"redis://{HOST}:{self.ports['redis']}/0",
+            "BENCH_STATIC_ROOT": str(self.tmp / "static"),
+            "PYTHONPATH": str(ROOT),
+        }
+
+    def start(self) -> None:
+        self.secret = secrets.token_urlsafe(50)
+        self.start_postgres()
+        self.start_redis()
+        self.prepare()
+        for name in ("app1", "app2"):
+            self.start_app(name)
+        self.start_proxy()
+
+    def start_postgres(self) -> None:
+        data = self.tmp / "pg"
+        data.mkdir()
+        shutil.chown(self.tmp, "postgres") if os.geteuid() == 0 else None
+        shutil.chown(data, "postgres") if os.geteuid() == 0 else None
+        subprocess.run(
+            as_postgres(str(self.pg_bin / "initdb"), "-D", str(data), "-U", "ramiscore",
+                        "--auth=trust", "-E", "UTF8"),
+            check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.ports["pg"] = free_port()
+        self._start_pg_server()
+        wait_for(self._pg_ready, "PostgreSQL")
+        subprocess.run(
+            [str(self.pg_bin / "createdb"), "-h", HOST, "-p", str(self.ports["pg"]),
+             "-U", "ramiscore", "ramiscore"],
+            check=True,
+        )  # fmt: skip
+
+    def _pg_ctl(self, *args: str) -> None:
+        data = self.tmp / "pg"
+        options = f"-p {self.ports['pg']} -k {data} -c listen_addresses=127.0.0.1"
+        subprocess.run(
+            as_postgres(str(self.pg_bin / "pg_ctl"), "-D", str(data), "-o", options,
+                        "-l", str(data / "log"), "-w", *args),
+            check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    def _start_pg_server(self) -> None:
+        self._pg_ctl("start")
+
+    def _pg_ready(self) -> bool:
+        probe = [str(self.pg_bin / "pg_isready"), "-q", "-h", HOST, "-p", str(self.ports["pg"])]
+        return subprocess.run(probe).returncode == 0
+
+    def start_redis(self) -> None:
+        self.ports.setdefault("redis", free_port())
+        self.procs["redis"] = subprocess.Popen(
+            ["redis-server", "--port", str(self.ports["redis"]), "--bind", HOST,
+             "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+
+        def ready() -> bool:
+            with socket.create_connection((HOST, self.ports["redis"]), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+
+        wait_for(ready, "Redis")
+
+    def manage(self, *args: str) -> None:
+        subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    def prepare(self) -> None:
+        self.manage("migrate", "--no-input")
+        self.manage("collectstatic", "--no-input")
+
+    def start_app(self, name: str) -> None:
+        self.ports.setdefault(name, free_port())
+        command = [
+            sys.executable, "-m", "gunicorn", "ramiscore.wsgi",
+            "--bind", f"{HOST}:{self.ports[name]}", "--workers", str(self.workers),
+            "--chdir", str(ROOT), "--log-level", "warning",
+            "--forwarded-allow-ips", HOST,
+        ]  # fmt: skip
+        if self.app_cpus:
+            command = ["taskset", "-c", self.app_cpus, *command]
+        self.procs[name] = subprocess.Popen(command, env=self.env, start_new_session=True)
+        wait_for(lambda: answers(self.ports[name]), f"gunicorn {name}")
+
+    def start_proxy(self) -> None:
+        self.ports["proxy"] = free_port()
+        upstreams = " ".join(f"{HOST}:{self.ports[n]}" for n in ("app1", "app2"))
+        caddyfile = self.tmp / "Caddyfile"
+        caddyfile.write_text(
+            "{\n\tadmin off\n\tauto_https off\n}\n"
+            f"http://{HOST}:{self.ports['proxy']} {{\n"
+            f"\treverse_proxy {upstreams} {{\n"
+            "\t\tlb_policy round_robin\n"
+            "\t\tlb_try_duration 5s\n"
+            "\t\tfail_duration 10s\n"
+            "\t\thealth_uri /sante/\n"
+            "\t\thealth_interval 1s\n"
+            "\t}\n}\n"
+        )
+        self.procs["proxy"] = subprocess.Popen(
+            ["caddy", "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "HOME": str(self.tmp), "XDG_DATA_HOME": str(self.tmp)},
+        )  # fmt: skip
+        wait_for(lambda: answers(self.ports["proxy"]), "Caddy")
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.ports['proxy']}"
+
+    # --- the faults ------------------------------------------------------------------------
+
+    def kill_app(self, name: str) -> None:
+        """kill -9 the server: its master and every worker, as a crashed machine would."""
+        os.killpg(self.procs[name].pid, signal.SIGKILL)
+        self.procs[name].wait()
+
+    def restart_redis(self) -> None:
+        self.procs["redis"].kill()
+        self.procs["redis"].wait()
+        self.start_redis()
+
+    def restart_postgres(self) -> None:
+        # Fast shutdown: every connection is cut, as a crash or a failover would.
+        self._pg_ctl("-m", "fast", "restart")
+        wait_for(self._pg_ready, "PostgreSQL")
+
+    def stop(self) -> None:
+        for name in ("proxy", "app1", "app2", "redis"):
+            proc = self.procs.get(name)
+            if proc is None or proc.poll() is not None:
+                continue
+            if name.startswith("app"):
+                os.killpg(proc.pid, signal.SIGTERM)
+            else:
+                proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if "pg" in self.ports:
+            with contextlib.suppress(subprocess.CalledProcessError):  # it never started
+                self._pg_ctl("-m", "fast", "stop")
+        shutil.rmtree(self.tmp, ignore_errors=True)
