@@ -155,15 +155,17 @@ class Stack:
 
     def start_app(self, name: str) -> None:
         self.ports.setdefault(name, free_port())
+        # The repository's gunicorn.conf.py (read from the working directory), as the README
+        # runs it, with this stack's port and workers and no access log (a line per request
+        # would be most of what the load measures).
         command = [
-            sys.executable, "-m", "gunicorn", "ramiscore.wsgi",
+            sys.executable, "-m", "gunicorn",
             "--bind", f"{HOST}:{self.ports[name]}", "--workers", str(self.workers),
-            "--chdir", str(ROOT), "--log-level", "warning",
-            "--forwarded-allow-ips", HOST,
+            "--access-logfile", "/dev/null", "--log-level", "warning",
         ]  # fmt: skip
         if self.app_cpus:
             command = ["taskset", "-c", self.app_cpus, *command]
-        self.procs[name] = subprocess.Popen(command, env=self.env, start_new_session=True)
+        self.procs[name] = subprocess.Popen(command, env=self.env, cwd=ROOT, start_new_session=True)
         wait_for(lambda: answers(self.ports[name]), f"gunicorn {name}")
 
     def start_proxy(self) -> None:
