@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from games.offline_record import background_files
+
 # Kept by the service worker when it installs: the shell of every page. Other static files
 # (a chart's script, the sheet's stylesheet) are kept the first time they are fetched.
 SHELL = [
@@ -30,6 +32,7 @@ SHELL = [
     "js/table.js",
     "js/queue.js",
     "js/offline.js",
+    "js/provisional.js",
     "django_htmx/htmx-2.min.js",
     "favicon.svg",
     "icons/icon-192.png",
@@ -67,6 +70,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "queue": static("js/queue.js"),
         "static": static(""),
         "offline": reverse("offline"),
+        # Pyodide and the engine, fetched after the page is interactive (static/js/sw-engine.js).
+        "engine": {"script": static("js/sw-engine.js"), "files": background_files()},
         # The pages kept as last seen: the home page and each partie's page.
         "pages": [_pattern("home"), _pattern("partie_detail", SAMPLE)],
     }

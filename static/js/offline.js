@@ -189,6 +189,8 @@
     const empty = section.querySelector(".no-donne");
     if (empty) empty.hidden = Boolean(tbody.querySelector("tr"));
     nextNumber(mine);
+    // The phone's own replay of what waits (static/js/provisional.js).
+    document.dispatchEvent(new CustomEvent("ramiscore:queue-shown", { detail: { partie: partie, items: mine } }));
   }
 
   // The form's title follows the queue: after two donnes waiting, it is the third one.
