@@ -18,10 +18,8 @@ NAMES = ["Anne", "Bruno", "Chloé"]
 
 # session, user, the partie with its stored result, then its players, its latest 30 stored
 # states, who dealt the last donne (the next donne's dealer, docs/rules.md "Le donneur") and
-# its rachats bought back (their payment ticks): no other donne, no hand, no replay; then the
-# game record the phone replays offline (games/offline_record.py): players, donnes, hands and
-# rachats, four queries whatever the length.
-PAGE_QUERIES = 11
+# its rachats bought back (their payment ticks): no other donne, no hand, no replay.
+PAGE_QUERIES = 7
 # The unchanged poll: the partie with its number of donnes, for the ETag, and nothing else.
 POLL_QUERIES = 1
 

@@ -3,21 +3,27 @@
 // (games/engine_files.py) on its sys.path, so that games/scoring itself replays a record.
 // Nothing here knows a rule: it hands the record to the engine and gives back its marque,
 // the JSON of `rami score --format json` (lenient: a crossing may still wait for its rachat
-// decision, as on the server's page).
+// decision, as on the server's page). The record's donnes are those after the stored state
+// "after" (games/offline_record.py), which the engine carries on from, as the server does.
 //
-// Messages in: { id, type: "init", pyodide, engine } then { id, type: "replay", record }.
+// Messages in: { id, type: "init", pyodide, engine } then { id, type: "replay", record,
+// after }.
 // Messages out: { id, ok: true, marque } or { id, ok: false, error }.
 "use strict";
 
 const GLUE = `
 import json
-from games.scoring import RamiError
+from games.scoring import DonneState, RamiError, replay
 from games.scoring.cli import render_json
-from games.scoring.record import record_from_json
 
 def rami_replay(text):
+    page = json.loads(text)
+    record = page["record"]
+    after = DonneState.from_storage(page["after"]) if page.get("after") else None
     try:
-        result = record_from_json(text).replay(lenient=True)
+        result = replay(record["preset"], record["players"], record["donnes"],
+                        record.get("config") or {}, lenient=True,
+                        ended=record.get("ended", False), after=after)
     except RamiError as err:
         return json.dumps({"error": {"code": err.code, "donne": err.donne, "message": err.message}}, ensure_ascii=False)
     marque = json.loads(render_json(result))
@@ -54,7 +60,8 @@ self.addEventListener("message", async function (event) {
       self.postMessage({ id: data.id, ok: true });
     } else if (data.type === "replay") {
       await ready;
-      const marque = JSON.parse(replayFn(JSON.stringify(data.record)));
+      const page = { record: data.record, after: data.after };
+      const marque = JSON.parse(replayFn(JSON.stringify(page)));
       self.postMessage({ id: data.id, ok: true, marque: marque });
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 // Provisional totals offline (docs/decisions.md "One engine, two runtimes"). The page carries
-// its partie's game record and revision (#partie-record, games/offline_record.py); when donnes
+// its partie's game record and revision (#partie-record, games/offline_record.py: the stored
+// state after its last donne, which the engine carries on from); when donnes
 // wait in the phone's queue (static/js/queue.js), each is added to that record as the server
 // would record it, and the whole record is replayed by the engine itself, games/scoring under
 // Pyodide, in a Web Worker (static/js/engine-worker.js). The scoreboard and the waiting rows
@@ -147,12 +148,13 @@
   async function update(partie, all) {
     const items = all.filter(function (item) { return item.state === "waiting"; });
     const page = pageRecord();
-    if (!items.length || !page) return;
+    // Behind a crosser still to decide, the engine applies nothing: nor does the phone.
+    if (!items.length || !page || page.blocked) return;
     await engine();
     const record = JSON.parse(JSON.stringify(page.record));
     const first = record.donnes.length;
     items.forEach(function (item) { record.donnes.push(donneOf(item, page)); });
-    const answer = await ask({ type: "replay", record: record });
+    const answer = await ask({ type: "replay", record: record, after: page.after });
     const marque = answer.marque;
     if (marque.error || !marque.donnes.length) return;
     const last = marque.donnes[marque.donnes.length - 1];

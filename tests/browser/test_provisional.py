@@ -88,3 +88,24 @@ def test_offline_donnes_show_the_engines_totals_then_the_servers_are_the_same(ph
     assert scoreboard(phone) == phone_totals
     assert phone.locator(".provisional-differs").count() == 0
     shot(phone, "provisional-caught-up")
+
+
+def test_a_reload_offline_replays_again_and_the_servers_word_is_the_truth(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    ready_offline(phone, relay, partie)
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    expect(queued_rows(phone).nth(0)).to_have_class(re.compile("provisional"))
+    # The phone's own copy of the page, reloaded offline: the engine starts from its cache.
+    phone.reload()
+    expect(queued_rows(phone).nth(0)).to_have_class(re.compile("provisional"), timeout=90_000)
+    assert scoreboard(phone) == {"Anne": -10, "Bruno": 12, "Chloé": 7, "David": 30}
+    # Meanwhile another phone records its donne: the server's marque is not the phone's.
+    play(partie, "David", "rami", Anne=hand(points=1), Bruno=hand(points=2), Chloé=hand(points=3))
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    expect(phone.locator(".provisional-differs")).to_have_text(
+        "Le serveur a compté autrement que ce téléphone : "
+        "Anne −10 → 1, Bruno 12 → 2, Chloé 7 → 3, David 30 → −10."
+    )
+    assert scoreboard(phone) == {"Anne": 1, "Bruno": 2, "Chloé": 3, "David": -10}
+    shot(phone, "provisional-differs")
