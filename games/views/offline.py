@@ -9,6 +9,7 @@ import json
 import re
 from functools import cache
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -68,7 +69,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     config = {
         "shell": [static(name) for name in SHELL],
         "queue": static("js/queue.js"),
-        "static": static(""),
+        # settings.STATIC_URL, not static(""): the manifest storage has no entry for "".
+        "static": settings.STATIC_URL,
         "offline": reverse("offline"),
         # Pyodide and the engine, fetched after the page is interactive (static/js/sw-engine.js).
         "engine": {"script": static("js/sw-engine.js"), "files": background_files()},
