@@ -12,9 +12,12 @@ the page costs no query and no byte more at donne 1000 than at donne 5 (make ben
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 
 from games.display.marque import Marque
@@ -66,6 +69,14 @@ def pyodide_url() -> str:
 
 def engine_urls() -> dict[str, str]:
     return {"worker": static(WORKER), "pyodide": pyodide_url(), "engine": static(ENGINE_ZIP)}
+
+
+@cache
+def pyodide_version() -> str:
+    """The vendored Pyodide's version (its package.json): its files' names do not change
+    with it, so the service worker keeps them in a cache named after it."""
+    with open(finders.find(PYODIDE_DIR + "package.json"), encoding="utf-8") as handle:
+        return json.load(handle)["version"]
 
 
 def background_files() -> list[str]:
