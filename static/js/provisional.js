@@ -209,6 +209,19 @@
     if (button) startedAt = performance.now();
   }, true);
 
+  // Offline, a donne will soon be typed: the engine starts now, so that its totals follow
+  // "Noter la donne" at once (a few seconds of start, paid while the cards are dealt).
+  function warmWhenOffline() {
+    if (navigator.onLine === false || document.body.dataset.served === "cache") {
+      engine().catch(function () { /* not kept yet: the rows stay as queue.js drew them */ });
+    }
+  }
+  window.addEventListener("offline", warmWhenOffline);
+  document.addEventListener("htmx:sendError", function () {
+    engine().catch(function () {});
+  });
+  warmWhenOffline();
+
   // -- the files, fetched by the service worker in the background (static/js/sw-engine.js) --
 
   function prefetch() {
