@@ -22,6 +22,7 @@ import time
 from bench.budgets import check_budgets
 from bench.environment import HOST, ROOT, TMP
 from bench.loadrun import load_run
+from bench.offline_engine import measure_offline_engine, print_offline_engine
 from bench.parties import build_world
 from bench.reporting import machine, print_missed, print_table, write_results
 from bench.serving import WORKERS, free_port, prepare, start_server, stop_server
@@ -43,6 +44,8 @@ def main() -> int:
         )
         rows = measure_requests(world, port)
         sizes = measure_sizes(world, port)
+        print("the engine on the phone (Chromium)…", flush=True)
+        offline_engine = measure_offline_engine(world, port)
         print("load run…", flush=True)
         load = load_run(world, port)
         engine = engine_times(world)
@@ -52,9 +55,11 @@ def main() -> int:
             "sizes": sizes,
             "engine_ms": engine,
             "load": load,
+            "offline_engine": offline_engine,
         }
         result["budgets"] = check_budgets(result)
         print_table(result)
+        print_offline_engine(result["offline_engine"])
         path = write_results(result)
         print(f"\nWritten to {path.relative_to(ROOT)} in {time.perf_counter() - started:.0f} s")
         print_missed(result)

@@ -68,6 +68,11 @@ def page_kb(result: Result, key: str) -> float:
     return result["sizes"][key]["total_bytes"] / 1024
 
 
+def offline_totals_ms(result: Result, _key: str) -> float | None:
+    """From "Noter la donne" offline to the engine's totals on screen, the worker ready."""
+    return result.get("offline_engine", {}).get("donne_to_totals_ms")
+
+
 def load_errors(result: Result, _key: str) -> int:
     return sum(result["load"][kind]["errors"] for kind in ("read", "write", "pdf", "sante"))
 
@@ -139,6 +144,7 @@ BUDGETS = [
     Budget("engine replay {key}", engine_ms, 20, "ms", engine),
     Budget("partie page {key} + CSS + JS, compressed", page_kb, 60, "KB", parties),
     Budget("load run errors (PDFs and /sante/ included)", load_errors, 0, "errors"),
+    Budget("offline donne to provisional totals", offline_totals_ms, 300, "ms", strict=True),
 ]
 
 

@@ -149,18 +149,26 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where collectstatic writes and whitenoise serves from (a container or a test puts it elsewhere).
 STATIC_ROOT = Path(envstr("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# The engine's own files as one static zip, for the phone's Pyodide (games/engine_files.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "games.engine_files.EngineFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "ramiscore.static_storage.StaticStorage"
             if not DEBUG
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-# Without collectstatic (make run, tests), whitenoise serves from the finders.
-WHITENOISE_USE_FINDERS = True
+# Without collectstatic (make run, tests), whitenoise serves from the finders. Not in
+# production: there a finder's file would shadow the collected one of the same unhashed name
+# and its .gz (Pyodide's files are asked for by unhashed names: 13 MB instead of 6.4 MB).
+WHITENOISE_USE_FINDERS = DEBUG
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from games.offline_record import background_files, pyodide_version
+
 # Kept by the service worker when it installs: the shell of every page. Other static files
 # (a chart's script, the sheet's stylesheet) are kept the first time they are fetched.
 SHELL = [
@@ -31,6 +33,7 @@ SHELL = [
     "js/table.js",
     "js/queue.js",
     "js/offline.js",
+    "js/provisional.js",
     "django_htmx/htmx-2.min.js",
     "favicon.svg",
     "icons/icon-192.png",
@@ -70,6 +73,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         # "" and raises, where the development storage answers the prefix.
         "static": settings.STATIC_URL,
         "offline": reverse("offline"),
+        # Pyodide and the engine, fetched after the page is interactive (static/js/sw-engine.js).
+        "engine": {
+            "script": static("js/sw-engine.js"),
+            "files": background_files(),
+            "cache": f"ramiscore-engine-{pyodide_version()}",
+        },
         # The pages kept as last seen: the home page and each partie's page.
         "pages": [_pattern("home"), _pattern("partie_detail", SAMPLE)],
     }

@@ -15,6 +15,7 @@ from games.display.numbers import format_money
 from games.errors import translated
 from games.forms import DonneForm, MoneyForm
 from games.models import MAX_NOTE, Partie
+from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
 
 
@@ -63,6 +64,9 @@ def render_partie(
         "money_form": money_form or MoneyForm(instance=marque.partie),
         "max_note": MAX_NOTE,
         "undo": _still_undoable(marque, undo),
+        # The phone's own replay offline (static/js/provisional.js).
+        "offline_record": page_record(marque),
+        "engine_urls": engine_urls(),
         **visible_rows(marque),
     }
     template = "games/partie_detail.html"

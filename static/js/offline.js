@@ -262,6 +262,8 @@
     if (empty) empty.hidden = Boolean(tbody.querySelector("tr"));
     nextNumber(mine);
     undoLast(mine);
+    // The phone's own replay of what waits (static/js/provisional.js).
+    document.dispatchEvent(new CustomEvent("ramiscore:queue-shown", { detail: { partie: partie, items: mine } }));
   }
 
   // The number of the first donne after the server's (the form's, as the page came).

@@ -29,6 +29,7 @@ const PAGE_PATTERNS = CONFIG.pages.map(function (source) { return new RegExp(sou
 const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
 
 importScripts(CONFIG.queue);
+importScripts(CONFIG.engine.script);  // Pyodide and the engine, kept in the background
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
