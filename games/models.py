@@ -161,6 +161,27 @@ class Donne(models.Model):
         return f"{self.partie} — donne {self.number}"
 
 
+class DeletedDonneKey(models.Model):
+    """The idempotency key of a deleted donne, kept: the phone that recorded it may send it
+    again (its offline queue retries what got no answer), and that resend must be refused,
+    not recorded as a new donne (docs/decisions.md "Offline")."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="deleted_keys")
+    idempotency_key = models.UUIDField(_("clé du formulaire"), editable=False)
+    deleted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("clé de donne supprimée")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["partie", "idempotency_key"], name="deleted_donne_key_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie} — {self.idempotency_key}"
+
+
 class Hand(models.Model):
     """The hand a player kept at the end of a donne: cards, or a points total, plus jokers."""
 
