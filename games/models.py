@@ -14,11 +14,10 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from games.scoring import PRESETS
-from games.validators import validate_joueur_name, validate_partie_name
+from games.validators import MAX_NOTE, validate_joueur_name, validate_note, validate_partie_name
 
 # The labels are the engine's N_ messages: translated when shown.
 PRESET_CHOICES = [(key, _(preset.label)) for key, preset in PRESETS.items()]
-MAX_NOTE = 2000  # characters of a partie's note: a long paragraph (issue 16)
 MONEY = {"max_digits": 9, "decimal_places": 2, "validators": [MinValueValidator(Decimal("0"))]}
 
 
@@ -58,7 +57,8 @@ class Partie(models.Model):
         _("premier donneur"), default=1, validators=[MinValueValidator(1), MaxValueValidator(8)]
     )
     # Free text: where, who brought the cake, a dispute settled. Not read by the replay.
-    note = models.TextField(_("note"), max_length=MAX_NOTE, blank=True)
+    # The same validator for the note form and every import (games/validators.py).
+    note = models.TextField(_("note"), max_length=MAX_NOTE, blank=True, validators=[validate_note])
     # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
     # /suivre/<token>/; empty means the partie is not shared.
     share_token = models.CharField(

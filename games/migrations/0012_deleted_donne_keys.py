@@ -5,23 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_partie_name_readable'),
+        ("games", "0011_partie_name_readable"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DeletedDonneKey',
+            name="DeletedDonneKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('idempotency_key', models.UUIDField(editable=False, verbose_name='clé du formulaire')),
-                ('deleted_at', models.DateTimeField(auto_now_add=True)),
-                ('partie', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deleted_keys', to='games.partie')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "idempotency_key",
+                    models.UUIDField(editable=False, verbose_name="clé du formulaire"),
+                ),
+                ("deleted_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "partie",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deleted_keys",
+                        to="games.partie",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'clé de donne supprimée',
-                'constraints': [models.UniqueConstraint(fields=('partie', 'idempotency_key'), name='deleted_donne_key_unique')],
+                "verbose_name": "clé de donne supprimée",
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("partie", "idempotency_key"), name="deleted_donne_key_unique"
+                    )
+                ],
             },
         ),
     ]

@@ -13,9 +13,10 @@ from games.display.cagnotte import build_cagnotte
 from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
 from games.errors import translated
-from games.forms import DonneForm, MoneyForm
+from games.forms import DonneForm, MoneyForm, NoteForm
 from games.models import MAX_NOTE, Partie
 from games.scoring import RamiError, get_preset
+from games.services.parties import note_etat
 
 
 def get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
@@ -48,6 +49,7 @@ def render_partie(
     *,
     status: int = 200,
     money_form: MoneyForm | None = None,
+    note_form: NoteForm | None = None,
 ) -> HttpResponse:
     context = {
         "partie": marque.partie,
@@ -58,6 +60,9 @@ def render_partie(
         "cagnotte": build_cagnotte(marque.stored),
         "money_form": money_form or MoneyForm(instance=marque.partie),
         "max_note": MAX_NOTE,
+        # The note form refused: what was typed, and why; the token is always the fresh one.
+        "note_form": note_form,
+        "note_etat": note_etat(marque.partie.note),
         **visible_rows(marque),
     }
     template = "games/partie_detail.html"
