@@ -131,8 +131,10 @@ def main() -> int:
     call_command("createcachetable", verbosity=0)
     call_command("collectstatic", "--no-input", verbosity=0)  # a refusal renders a page
     print(f"{connection.vendor}, {os.cpu_count()} CPU, load {os.getloadavg()[0]:.1f}")
-    print("| file | bytes | parties | donnes | wall s | CPU s | database CPU s | restored | |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
+    print(
+        "| file | bytes | parties | donnes | wall s | CPU s | database CPU s | restored | | load |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|---:|")
     try:
         for n, (label, count, players, donnes, hand) in enumerate(SHAPES):
             maker = User.objects.create_user(f"bench-restore-maker-{n}")
@@ -152,21 +154,19 @@ def main() -> int:
                 print(f"| {label} | refused ({response.status_code}): {why} |")
             ok = response.status_code == 302 and (restored, stored) == (count, count * donnes)
             fits = len(raw) <= MAX_UPLOAD_BYTES
-            # The CPU the request took, here and in the database server: its time on a machine
-            # that is not shared (this one rarely is: the wall clock is given beside it).
-            verdict = "PASS" if ok and cpu + db < WORKER_TIMEOUT / 3 else "FAIL"
+            # gunicorn's timeout is wall clock: the request's own CPU, here and in the
+            # database, is given beside it (on a shared machine the wall clock also holds the
+            # others' work: the load average is printed with each row).
+            verdict = "PASS" if ok and wall < WORKER_TIMEOUT / 3 else "FAIL"
             print(
                 f"| {label} | {len(raw):,}{'' if fits else ' (over)'} | {count} | "
                 f"{count * donnes} | {wall:.2f} | {cpu:.2f} | {db:.2f} | "
-                f"{restored} parties, {stored} donnes | {verdict} |",
+                f"{restored} parties, {stored} donnes | {verdict} | {os.getloadavg()[0]:.1f} |",
                 flush=True,
             )
     finally:
         User.objects.filter(username__startswith="bench-restore-").delete()
-    print(
-        f"PASS: restored whole, in less CPU (here and in the database) than a third of the "
-        f"worker timeout ({WORKER_TIMEOUT} s)."
-    )
+    print(f"PASS: restored whole in less than a third of the worker timeout ({WORKER_TIMEOUT} s).")
     return 0
 
 
