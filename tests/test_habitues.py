@@ -180,12 +180,12 @@ def test_the_note_is_written_from_the_partie_page(client, alice) -> None:
     client.force_login(alice)
     url = reverse("partie_note", args=[partie.pk])
     typed = "  Chez Anne.\r\nBruno a apporté le gâteau. "
-    response = client.post(url, {"note": typed, "etat": note_etat("")}, follow=True)
+    response = client.post(url, {"note": typed, "etat_note": note_etat("")}, follow=True)
     assert "Note enregistrée." in response.content.decode()
     partie.refresh_from_db()
     assert partie.note == "Chez Anne.\nBruno a apporté le gâteau."
     assert partie.revision == revision  # the marque did not change
-    response = client.post(url, {"note": "x" * 2001, "etat": note_etat(partie.note)})
+    response = client.post(url, {"note": "x" * 2001, "etat_note": note_etat(partie.note)})
     assert response.status_code == 422
     assert "La note tient en 2000 caractères au plus." in response.content.decode()
     partie.refresh_from_db()
@@ -242,11 +242,11 @@ def test_a_note_keeps_line_breaks_and_refuses_control_characters(client, alice) 
     partie = make_partie(alice, joueurs=["Anne", "Bruno"])
     client.force_login(alice)
     url = reverse("partie_note", args=[partie.pk])
-    posted = client.post(url, {"note": "chez Anne\x00", "etat": note_etat("")})
+    posted = client.post(url, {"note": "chez Anne\x00", "etat_note": note_etat("")})
     page = html.unescape(posted.content.decode())
     assert "La note contient un caractère de contrôle (invisible) : retirez-le" in page
     partie.refresh_from_db()
     assert partie.note == ""
-    client.post(url, {"note": "chez Anne\r\n\tle gâteau : Bruno", "etat": note_etat("")})
+    client.post(url, {"note": "chez Anne\r\n\tle gâteau : Bruno", "etat_note": note_etat("")})
     partie.refresh_from_db()
     assert partie.note == "chez Anne\n\tle gâteau : Bruno"

@@ -156,12 +156,13 @@ class MoneyForm(forms.ModelForm):
 
 
 class NoteForm(forms.Form):
-    """The partie's note, with the token of the note it was built on (``note_etat``)."""
+    """The partie's note, with the token of the note it was built on (``note_etat``): named
+    apart from the revision every other form of the page carries as ``etat``."""
 
     note = forms.CharField(
         label=_("Note de la partie"), required=False, strip=False, widget=forms.Textarea
     )
-    etat = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+    etat_note = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -116,7 +116,7 @@ def partie_note(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.partie_note_set(
-                partie=partie, note=form.cleaned_data["note"], etat=form.cleaned_data["etat"]
+                partie=partie, note=form.cleaned_data["note"], etat=form.cleaned_data["etat_note"]
             )
         except RamiError as err:
             form.add_error("note", translated(err))
