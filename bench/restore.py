@@ -167,7 +167,10 @@ def main() -> int:
             )
     finally:
         User.objects.filter(username__startswith="bench-restore-").delete()
-    print(f"PASS: restored whole in less than a third of the worker timeout ({WORKER_TIMEOUT} s).")
+    print(
+        f"PASS: restored whole in less CPU (here and in the database) than a third of the "
+        f"worker timeout ({WORKER_TIMEOUT} s); the wall clock is that of a shared machine."
+    )
     return 0
 
 
