@@ -9,6 +9,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -17,311 +18,110 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="Partie",
+            name='Partie',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=80, verbose_name="nom")),
-                (
-                    "preset",
-                    models.CharField(
-                        choices=[
-                            ("classique", "Rami classique"),
-                            ("rami52_7", "Rami 52 cartes + joker, 7 cartes"),
-                            ("rami52_6", "Rami 52 cartes + joker, 6 cartes"),
-                            ("rami51", "Rami 51"),
-                            ("rami40", "Rami 40"),
-                        ],
-                        max_length=16,
-                        verbose_name="variante",
-                    ),
-                ),
-                ("currency", models.CharField(default="EUR", max_length=3, verbose_name="devise")),
-                (
-                    "mise_initiale",
-                    models.DecimalField(
-                        decimal_places=2,
-                        default=Decimal("0"),
-                        max_digits=9,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0"))],
-                        verbose_name="mise initiale",
-                    ),
-                ),
-                (
-                    "prix_rachat",
-                    models.DecimalField(
-                        decimal_places=2,
-                        default=Decimal("0"),
-                        max_digits=9,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0"))],
-                        verbose_name="prix du rachat",
-                    ),
-                ),
-                (
-                    "prix_rachat_2",
-                    models.DecimalField(
-                        blank=True,
-                        decimal_places=2,
-                        max_digits=9,
-                        null=True,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0"))],
-                        verbose_name="prix du 2e rachat",
-                    ),
-                ),
-                (
-                    "prix_rachat_3",
-                    models.DecimalField(
-                        blank=True,
-                        decimal_places=2,
-                        max_digits=9,
-                        null=True,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0"))],
-                        verbose_name="prix du 3e rachat",
-                    ),
-                ),
-                (
-                    "valeur_point",
-                    models.DecimalField(
-                        decimal_places=2,
-                        default=Decimal("0"),
-                        max_digits=9,
-                        validators=[django.core.validators.MinValueValidator(Decimal("0"))],
-                        verbose_name="valeur du point",
-                    ),
-                ),
-                (
-                    "reglement",
-                    models.CharField(
-                        choices=[
-                            ("gagnant", "Les perdants paient le gagnant"),
-                            ("croise", "Chaque paire règle sa différence"),
-                        ],
-                        default="gagnant",
-                        max_length=8,
-                        verbose_name="règlement des points",
-                    ),
-                ),
-                ("seuil", models.PositiveIntegerField(blank=True, null=True, verbose_name="seuil")),
-                (
-                    "seuil_inclusif",
-                    models.BooleanField(
-                        blank=True, null=True, verbose_name="le seuil atteint élimine"
-                    ),
-                ),
-                (
-                    "max_rachats",
-                    models.PositiveSmallIntegerField(
-                        blank=True,
-                        null=True,
-                        validators=[django.core.validators.MaxValueValidator(3)],
-                        verbose_name="rachats maximum",
-                    ),
-                ),
-                (
-                    "nombre_manches",
-                    models.PositiveSmallIntegerField(
-                        blank=True, null=True, verbose_name="nombre de manches"
-                    ),
-                ),
-                (
-                    "objectif",
-                    models.PositiveIntegerField(blank=True, null=True, verbose_name="objectif"),
-                ),
-                (
-                    "objectif_inclusif",
-                    models.BooleanField(
-                        blank=True, null=True, verbose_name="l'objectif atteint termine"
-                    ),
-                ),
-                ("ended", models.BooleanField(default=False, verbose_name="terminée à la main")),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("updated_at", models.DateTimeField(auto_now=True)),
-                (
-                    "owner",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="parties",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=80, verbose_name='nom')),
+                ('preset', models.CharField(choices=[('classique', 'Rami classique'), ('rami52_7', 'Rami 52 cartes + joker, 7 cartes'), ('rami52_6', 'Rami 52 cartes + joker, 6 cartes'), ('rami51', 'Rami 51'), ('rami40', 'Rami 40')], max_length=16, verbose_name='variante')),
+                ('currency', models.CharField(default='EUR', max_length=3, verbose_name='devise')),
+                ('mise_initiale', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=9, validators=[django.core.validators.MinValueValidator(Decimal('0'))], verbose_name='mise initiale')),
+                ('prix_rachat', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=9, validators=[django.core.validators.MinValueValidator(Decimal('0'))], verbose_name='prix du rachat')),
+                ('prix_rachat_2', models.DecimalField(blank=True, decimal_places=2, max_digits=9, null=True, validators=[django.core.validators.MinValueValidator(Decimal('0'))], verbose_name='prix du 2e rachat')),
+                ('prix_rachat_3', models.DecimalField(blank=True, decimal_places=2, max_digits=9, null=True, validators=[django.core.validators.MinValueValidator(Decimal('0'))], verbose_name='prix du 3e rachat')),
+                ('valeur_point', models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=9, validators=[django.core.validators.MinValueValidator(Decimal('0'))], verbose_name='valeur du point')),
+                ('reglement', models.CharField(choices=[('gagnant', 'Les perdants paient le gagnant'), ('croise', 'Chaque paire règle sa différence')], default='gagnant', max_length=8, verbose_name='règlement des points')),
+                ('seuil', models.PositiveIntegerField(blank=True, null=True, verbose_name='seuil')),
+                ('seuil_inclusif', models.BooleanField(blank=True, null=True, verbose_name='le seuil atteint élimine')),
+                ('max_rachats', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MaxValueValidator(3)], verbose_name='rachats maximum')),
+                ('nombre_manches', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='nombre de manches')),
+                ('objectif', models.PositiveIntegerField(blank=True, null=True, verbose_name='objectif')),
+                ('objectif_inclusif', models.BooleanField(blank=True, null=True, verbose_name="l'objectif atteint termine")),
+                ('ended', models.BooleanField(default=False, verbose_name='terminée à la main')),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
+                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='parties', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "verbose_name": "partie",
-                "verbose_name_plural": "parties",
-                "ordering": ["-created_at"],
+                'verbose_name': 'partie',
+                'verbose_name_plural': 'parties',
+                'ordering': ['-created_at'],
             },
         ),
         migrations.CreateModel(
-            name="Joueur",
+            name='Joueur',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=30, verbose_name="nom")),
-                ("seat", models.PositiveSmallIntegerField(verbose_name="place")),
-                (
-                    "partie",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="joueurs",
-                        to="games.partie",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=30, verbose_name='nom')),
+                ('seat', models.PositiveSmallIntegerField(verbose_name='place')),
+                ('partie', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='joueurs', to='games.partie')),
             ],
             options={
-                "verbose_name": "joueur",
-                "ordering": ["seat"],
+                'verbose_name': 'joueur',
+                'ordering': ['seat'],
             },
         ),
         migrations.CreateModel(
-            name="Donne",
+            name='Donne',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("number", models.PositiveIntegerField(verbose_name="numéro")),
-                ("win", models.CharField(max_length=20, verbose_name="type de gain")),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("updated_at", models.DateTimeField(auto_now=True)),
-                (
-                    "winner",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="games.joueur",
-                    ),
-                ),
-                (
-                    "partie",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="donnes",
-                        to="games.partie",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveIntegerField(verbose_name='numéro')),
+                ('win', models.CharField(max_length=20, verbose_name='type de gain')),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
+                ('winner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.joueur')),
+                ('partie', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='donnes', to='games.partie')),
             ],
             options={
-                "verbose_name": "donne",
-                "ordering": ["number"],
+                'verbose_name': 'donne',
+                'ordering': ['number'],
             },
         ),
         migrations.CreateModel(
-            name="Rachat",
+            name='Rachat',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("accepted", models.BooleanField(verbose_name="se rachète")),
-                ("paid", models.BooleanField(default=False, verbose_name="payé")),
-                (
-                    "donne",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="rachats",
-                        to="games.donne",
-                    ),
-                ),
-                (
-                    "joueur",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="games.joueur",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('accepted', models.BooleanField(verbose_name='se rachète')),
+                ('paid', models.BooleanField(default=False, verbose_name='payé')),
+                ('donne', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rachats', to='games.donne')),
+                ('joueur', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.joueur')),
             ],
             options={
-                "verbose_name": "rachat",
+                'verbose_name': 'rachat',
             },
         ),
         migrations.CreateModel(
-            name="Main",
+            name='Main',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("cards", models.CharField(blank=True, max_length=200, verbose_name="cartes")),
-                (
-                    "points",
-                    models.PositiveIntegerField(blank=True, null=True, verbose_name="points"),
-                ),
-                ("jokers", models.PositiveSmallIntegerField(default=0, verbose_name="jokers")),
-                (
-                    "donne",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="mains",
-                        to="games.donne",
-                    ),
-                ),
-                (
-                    "joueur",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="games.joueur",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('cards', models.CharField(blank=True, max_length=200, verbose_name='cartes')),
+                ('points', models.PositiveIntegerField(blank=True, null=True, verbose_name='points')),
+                ('jokers', models.PositiveSmallIntegerField(default=0, verbose_name='jokers')),
+                ('donne', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mains', to='games.donne')),
+                ('joueur', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.joueur')),
             ],
             options={
-                "verbose_name": "main",
-                "constraints": [
-                    models.UniqueConstraint(fields=("donne", "joueur"), name="main_unique"),
-                    models.CheckConstraint(
-                        condition=models.Q(
-                            ("points__isnull", True), ("cards", ""), _connector="OR"
-                        ),
-                        name="main_points_or_cards",
-                    ),
-                ],
+                'verbose_name': 'main',
+                'constraints': [models.UniqueConstraint(fields=('donne', 'joueur'), name='main_unique'), models.CheckConstraint(condition=models.Q(('points__isnull', True), ('cards', ''), _connector='OR'), name='main_points_or_cards')],
             },
         ),
         migrations.AddConstraint(
-            model_name="joueur",
-            constraint=models.UniqueConstraint(
-                fields=("partie", "seat"), name="joueur_seat_unique"
-            ),
+            model_name='joueur',
+            constraint=models.UniqueConstraint(fields=('partie', 'seat'), name='joueur_seat_unique'),
         ),
         migrations.AddConstraint(
-            model_name="joueur",
-            constraint=models.UniqueConstraint(
-                django.db.models.functions.text.Lower("name"),
-                models.F("partie"),
-                name="joueur_name_unique",
-            ),
+            model_name='joueur',
+            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), models.F('partie'), name='joueur_name_unique'),
         ),
         migrations.AddConstraint(
-            model_name="donne",
-            constraint=models.UniqueConstraint(
-                fields=("partie", "number"), name="donne_number_unique"
-            ),
+            model_name='donne',
+            constraint=models.UniqueConstraint(fields=('partie', 'number'), name='donne_number_unique'),
         ),
         migrations.AddConstraint(
-            model_name="donne",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("number__gte", 1)), name="donne_number_gte_1"
-            ),
+            model_name='donne',
+            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='donne_number_gte_1'),
         ),
         migrations.AddConstraint(
-            model_name="rachat",
-            constraint=models.UniqueConstraint(fields=("donne", "joueur"), name="rachat_unique"),
+            model_name='rachat',
+            constraint=models.UniqueConstraint(fields=('donne', 'joueur'), name='rachat_unique'),
         ),
     ]

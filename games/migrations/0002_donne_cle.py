@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0001_initial"),
+        ('games', '0001_initial'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="donne",
-            name="cle",
-            field=models.UUIDField(
-                blank=True, editable=False, null=True, verbose_name="clé du formulaire"
-            ),
+            model_name='donne',
+            name='cle',
+            field=models.UUIDField(blank=True, editable=False, null=True, verbose_name='clé du formulaire'),
         ),
         migrations.AddConstraint(
-            model_name="donne",
-            constraint=models.UniqueConstraint(fields=("partie", "cle"), name="donne_cle_unique"),
+            model_name='donne',
+            constraint=models.UniqueConstraint(fields=('partie', 'cle'), name='donne_cle_unique'),
         ),
     ]

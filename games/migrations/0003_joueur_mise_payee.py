@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0002_donne_cle"),
+        ('games', '0002_donne_cle'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="joueur",
-            name="mise_payee",
-            field=models.BooleanField(default=False, verbose_name="mise payée"),
+            model_name='joueur',
+            name='mise_payee',
+            field=models.BooleanField(default=False, verbose_name='mise payée'),
         ),
     ]

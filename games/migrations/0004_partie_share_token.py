@@ -4,21 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0003_joueur_mise_payee"),
+        ('games', '0003_joueur_mise_payee'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="partie",
-            name="share_token",
-            field=models.CharField(
-                blank=True,
-                editable=False,
-                max_length=64,
-                null=True,
-                unique=True,
-                verbose_name="jeton de partage",
-            ),
+            model_name='partie',
+            name='share_token',
+            field=models.CharField(blank=True, editable=False, max_length=64, null=True, unique=True, verbose_name='jeton de partage'),
         ),
     ]

@@ -5,18 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0006_stored_replay"),
+        ('games', '0006_stored_replay'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="joueur",
-            name="name",
-            field=models.CharField(
-                max_length=30,
-                validators=[games.validators.validate_joueur_name],
-                verbose_name="nom",
-            ),
+            model_name='joueur',
+            name='name',
+            field=models.CharField(max_length=30, validators=[games.validators.validate_joueur_name], verbose_name='nom'),
         ),
     ]

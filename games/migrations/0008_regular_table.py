@@ -17,88 +17,51 @@ _revision = importlib.import_module("games.migrations.0006_stored_replay")
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0007_joueur_name_validator"),
+        ('games', '0007_joueur_name_validator'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RunPython(_revision.drop_triggers, _revision.create_triggers),
         migrations.AddField(
-            model_name="donne",
-            name="dealer",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="+",
-                to="games.joueur",
-            ),
+            model_name='donne',
+            name='dealer',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.joueur'),
         ),
         migrations.AddField(
-            model_name="partie",
-            name="first_dealer",
-            field=models.PositiveSmallIntegerField(
-                default=1,
-                validators=[
-                    django.core.validators.MinValueValidator(1),
-                    django.core.validators.MaxValueValidator(8),
-                ],
-                verbose_name="premier donneur",
-            ),
+            model_name='partie',
+            name='first_dealer',
+            field=models.PositiveSmallIntegerField(default=1, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(8)], verbose_name='premier donneur'),
         ),
         migrations.AddField(
-            model_name="partie",
-            name="note",
-            field=models.TextField(blank=True, max_length=2000, verbose_name="note"),
+            model_name='partie',
+            name='note',
+            field=models.TextField(blank=True, max_length=2000, verbose_name='note'),
         ),
         migrations.CreateModel(
-            name="Habitue",
+            name='Habitue',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "name",
-                    models.CharField(
-                        max_length=30,
-                        validators=[games.validators.validate_joueur_name],
-                        verbose_name="nom",
-                    ),
-                ),
-                ("key", models.CharField(editable=False, max_length=120)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "owner",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="habitues",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=30, validators=[games.validators.validate_joueur_name], verbose_name='nom')),
+                ('key', models.CharField(editable=False, max_length=120)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='habitues', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "verbose_name": "habitué",
-                "ordering": ["key"],
+                'verbose_name': 'habitué',
+                'ordering': ['key'],
             },
         ),
         migrations.AddField(
-            model_name="joueur",
-            name="habitue",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="joueurs",
-                to="games.habitue",
-            ),
+            model_name='joueur',
+            name='habitue',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='joueurs', to='games.habitue'),
         ),
         migrations.AddConstraint(
-            model_name="habitue",
-            constraint=models.UniqueConstraint(fields=("owner", "key"), name="habitue_key_unique"),
+            model_name='habitue',
+            constraint=models.UniqueConstraint(fields=('owner', 'key'), name='habitue_key_unique'),
         ),
         migrations.RunPython(_revision.create_triggers, _revision.drop_triggers),
     ]

@@ -4,23 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0009_habitues_backfill"),
+        ('games', '0009_habitues_backfill'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="TokenBucket",
+            name='TokenBucket',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("key", models.CharField(max_length=100, unique=True)),
-                ("tokens", models.FloatField()),
-                ("stamp", models.FloatField(db_index=True)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('key', models.CharField(max_length=100, unique=True)),
+                ('tokens', models.FloatField()),
+                ('stamp', models.FloatField(db_index=True)),
             ],
         ),
     ]

@@ -5,18 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("games", "0010_login_buckets"),
+        ('games', '0010_login_buckets'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="partie",
-            name="name",
-            field=models.CharField(
-                max_length=80,
-                validators=[games.validators.validate_partie_name],
-                verbose_name="nom",
-            ),
+            model_name='partie',
+            name='name',
+            field=models.CharField(max_length=80, validators=[games.validators.validate_partie_name], verbose_name='nom'),
         ),
     ]
