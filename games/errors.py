@@ -31,6 +31,8 @@ MESSAGES: dict[str, str] = {
         "Les joueurs en course ont changé depuis que cette donne a été saisie : vérifiez-la "
         "avant de l'envoyer."
     ),
+    # The key of a deleted donne stays used: a queue that sends it again records nothing.
+    "donne_supprimee": N_("Cette donne a été supprimée."),
     "pas_de_decision": N_("%(player)s n'a pas de rachat à décider."),
     "pas_terminee": N_("La partie n'a pas été terminée à la main : il n'y a rien à rouvrir."),
     "deja_terminee": N_("La partie est déjà terminée."),

@@ -14,7 +14,6 @@ from typing import Any
 
 from games.display.observations import observations
 from games.errors import PartieError
-from games.models import MAX_NOTE
 from games.options import record_options
 from games.replays import Stored
 from games.scoring import DonneInput, DonneState, RamiError, get_preset
@@ -23,6 +22,7 @@ from games.scoring.errors import N_, Detail
 from games.scoring.jsontext import check_tree, load_json
 from games.scoring.players import shown
 from games.selectors import PartieData
+from games.validators import MAX_NOTE, note_problem, note_text
 
 FORMAT = "ramiscore/1"
 # A backup: every partie of an account, each in the export format above (issue #7).
@@ -172,8 +172,8 @@ class Uploaded:
     created_at: datetime | None = None
     payes: dict[str, Any] = field(default_factory=dict)
     from_backup: bool = False
-    # Issue 16: absent from older exports; present, checked (``_table``). A dealer's name the
-    # table does not have is left out of that donne (the rotation deals it).
+    # Issue 16: absent from older exports; present, checked as the forms check them
+    # (``_table``; the dealers by the import, against who is en course at each donne).
     note: str = ""
     first_dealer: int = 1
     dealers: list[str | None] = field(default_factory=list)
@@ -231,11 +231,16 @@ def _table(data: dict[str, Any]) -> dict[str, Any]:
     note = data.get("note", "")
     seat = data.get("premier_donneur", 1)
     dealers = data.get("donneurs", [])
-    if not isinstance(note, str) or len(note) > MAX_NOTE:
+    if not isinstance(note, str):
         detail = Detail(
             N_("« note » doit être un texte de %(max)s caractères au plus"), max=MAX_NOTE
         )
         raise RamiError("enregistrement_invalide", detail=detail)
+    # The note form's own rules (games/validators.py): the same note, the same verdict.
+    note = note_text(note)
+    problem = note_problem(note)
+    if problem is not None:
+        raise problem
     if type(seat) is not int or seat < 1:
         detail = N_("« premier_donneur » doit être une place à la table (1, 2, …)")
         raise RamiError("enregistrement_invalide", detail=detail)

@@ -14,11 +14,10 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from games.scoring import PRESETS
-from games.validators import validate_joueur_name, validate_partie_name
+from games.validators import MAX_NOTE, validate_joueur_name, validate_note, validate_partie_name
 
 # The labels are the engine's N_ messages: translated when shown.
 PRESET_CHOICES = [(key, _(preset.label)) for key, preset in PRESETS.items()]
-MAX_NOTE = 2000  # characters of a partie's note: a long paragraph (issue 16)
 MONEY = {"max_digits": 9, "decimal_places": 2, "validators": [MinValueValidator(Decimal("0"))]}
 
 
@@ -58,7 +57,8 @@ class Partie(models.Model):
         _("premier donneur"), default=1, validators=[MinValueValidator(1), MaxValueValidator(8)]
     )
     # Free text: where, who brought the cake, a dispute settled. Not read by the replay.
-    note = models.TextField(_("note"), max_length=MAX_NOTE, blank=True)
+    # The same validator for the note form and every import (games/validators.py).
+    note = models.TextField(_("note"), max_length=MAX_NOTE, blank=True, validators=[validate_note])
     # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
     # /suivre/<token>/; empty means the partie is not shared.
     share_token = models.CharField(
@@ -162,6 +162,27 @@ class Donne(models.Model):
 
     def __str__(self) -> str:
         return f"{self.partie} — donne {self.number}"
+
+
+class DeletedDonneKey(models.Model):
+    """The idempotency key of a deleted donne, kept: the phone that recorded it may send it
+    again (its offline queue retries what got no answer), and that resend must be refused,
+    not recorded as a new donne (docs/decisions.md "Offline")."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="deleted_keys")
+    idempotency_key = models.UUIDField(_("clé du formulaire"), editable=False)
+    deleted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("clé de donne supprimée")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["partie", "idempotency_key"], name="deleted_donne_key_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie} — {self.idempotency_key}"
 
 
 class Hand(models.Model):

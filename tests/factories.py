@@ -75,3 +75,8 @@ def partie_p1(owner: User, *, donnes: int = 4, decided: bool = True) -> Partie:
     if donnes >= 4:
         play(partie, "Bruno", "rami", Alice=hand("A", jokers=1), Chloé=hand("", points=12))
     return partie
+
+
+def etat(partie: Partie) -> str:
+    """The state token a page's forms carry: the partie's revision as it is now."""
+    return str(Partie.objects.get(pk=partie.pk).revision)

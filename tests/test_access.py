@@ -118,7 +118,8 @@ TABLE: dict[str, Case] = {
     ),
     "partie_close": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     # Issue 16: the partie's note, the habitués (renamed, merged) and the statistics.
-    "partie_note": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
+    # Posted without the token of the note it was built on: stale, refused (409).
+    "partie_note": owner_page(lambda w: (w.pk,), "post", owner=409, accepts_post=True),
     "habitues": account_page(),
     "habitue_rename": owner_page(
         lambda w: (w.partie.joueurs.get(name="Bruno").habitue_id,),

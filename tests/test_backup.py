@@ -8,9 +8,10 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import replays, services
 from games.models import Partie
 from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play
@@ -108,3 +109,58 @@ def test_restoring_twice_skips_what_is_already_there_and_keeps_dates_and_payment
     copy = Partie.objects.get(owner=bob, name="Lundi")
     assert copy.created_at == lundi.created_at  # the Comptes page groups by evening
     assert copy.donnes.get(number=2).rachats.get().paid is True
+
+
+def marathons(players: list[str]) -> bytes:
+    """The backup of an account of 5 parties of 1000 donnes (README "Limits": the most donnes
+    a file holds), each player winning in turn, each loser keeping a few points."""
+    rows = []
+    for n in range(1000):
+        winner = players[n % len(players)]
+        hands = {p: {"points": 1 + n % 5} for p in players if p != winner}
+        rows.append({"winner": winner, "win": "sortie", "hands": hands})
+    record = {"preset": "rami51", "players": players, "config": {"target": 100_000}}
+    carole = make_user("carole")
+    for n in range(5):
+        partie = services.partie_import(
+            owner=carole, record={**record, "donnes": rows}, name=f"Marathon {n + 1}"
+        )
+        services.partie_note_set(partie=partie, note=f"Soirée {n + 1}")
+    client = Client()
+    client.force_login(carole)
+    return client.get(reverse("backup_download")).content
+
+
+def test_a_backup_of_5_parties_of_1000_donnes_restores_whole(client) -> None:
+    """Restored in one transaction with each partie's stored replay, never a replay per
+    donne (bench/restore.py times it against the worker timeout)."""
+    backup = json.loads(marathons(["Anne", "Bruno", "Chloé"]))
+    assert sum(len(p["record"]["donnes"]) for p in backup["parties"]) == 5000
+    bob = make_user("bob")
+    client.force_login(bob)
+    upload = SimpleUploadedFile("sauvegarde.json", json.dumps(backup).encode(), "application/json")
+    response = client.post(reverse("partie_import"), {"fichier": upload})
+    assert response.status_code == 302
+    copies = Partie.objects.filter(owner=bob)
+    assert copies.count() == 5
+    assert sum(copy.donnes.count() for copy in copies) == 5000
+    for exported in backup["parties"]:
+        copy = copies.get(name=exported["name"])
+        assert copy.note == exported["note"]
+        assert replays.agrees(copy)  # its stored replay is the engine's, tagged fresh
+        stored = replays.load(copy)
+        assert stored.last.totals == exported["states"][-1]["totals"]
+        assert stored.summary.final.to_dict() == exported["final"]
+
+
+def test_a_backup_whose_last_partie_is_refused_restores_nothing(client) -> None:
+    backup = json.loads(marathons(["Anne", "Bruno"]))
+    last = backup["parties"][-1]
+    del last["record"]["donnes"][999]["hands"]["Anne" if 999 % 2 else "Bruno"]
+    client.force_login(make_user("bob"))
+    upload = SimpleUploadedFile("sauvegarde.json", json.dumps(backup).encode(), "application/json")
+    response = client.post(reverse("partie_import"), {"fichier": upload})
+    assert response.status_code == 422
+    [message] = response.context["form"].errors["fichier"]
+    assert message == f"Partie 5 « {last['name']} » : Donne 1000 : Il manque la main de Anne."
+    assert not Partie.objects.filter(owner__username="bob").exists()

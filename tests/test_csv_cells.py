@@ -11,6 +11,7 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
+from games.models import Partie
 from games.scoring.cli import csv_cell
 from tests.factories import decide, hand, make_partie, play
 
@@ -30,6 +31,15 @@ LINK = '=HYPERLINK("//e.vil","x")'
         ("\tx", "'\tx"),
         ("\rx", "'\rx"),
         ("=", "'="),
+        # Whatever a formula hides behind: a line feed, white space, an invisible character.
+        ("\n" + LINK, "'\n" + LINK),
+        (" =1+1", "' =1+1"),
+        ("\u00a0=1+1", "'\u00a0=1+1"),
+        ("\x85=1+1", "'\x85=1+1"),
+        ("\u200b=1+1", "'\u200b=1+1"),
+        ("\ufeff@SUM(A1)", "'\ufeff@SUM(A1)"),
+        ("\u2066-1+1", "'\u2066-1+1"),
+        ("\nChez Anne", "'\nChez Anne"),
         # Numbers stay numbers, written as numbers or as French decimal text.
         (-10, -10),
         (0, 0),
@@ -90,3 +100,16 @@ def test_numbers_stay_numbers_and_a_rachat_shows_the_crossing_and_the_restart(ro
     assert money["Cagnotte"] == ["7,00"]
     assert money["'-Bob"] == ["3,25", "0,00", "-3,25"]
     assert money["'" + LINK] == ["1,25", "0,00", "5,75"]
+
+
+def test_a_note_starting_with_a_line_feed_keeps_its_guard(alice) -> None:
+    """A note stored before the note's rules reached every import (they trim it now): the
+    CSV defuses its cell whatever it starts with."""
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    play(partie, "Anne", "rami", Bruno=hand("K"))
+    Partie.objects.filter(pk=partie.pk).update(note="\n" + LINK)
+    client = Client()
+    client.force_login(alice)
+    body = client.get(f"/parties/{partie.pk}/export.csv").content.decode("utf-8")
+    rows = list(csv.reader(io.StringIO(body[1:]), delimiter=";"))
+    assert rows[-1] == ["Note", "'\n" + LINK]

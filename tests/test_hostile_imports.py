@@ -97,10 +97,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
         "premier_donneur_invalide",
         "Le premier donneur doit être l'un des 2 joueurs de la table.",
     ),
-    "note-2001-characters.json": (
-        "enregistrement_invalide",
-        "Fichier de partie illisible : « note » doit être un texte de 2000 caractères au plus",
-    ),
+    # The note form's own rule and message (games/validators.py).
+    "note-2001-characters.json": ("note_trop_longue", "La note tient en 2000 caractères au plus."),
     "note-nul.json": (
         "enregistrement_invalide",
         "Fichier de partie illisible : « note » contient un caractère nul",

@@ -8,6 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,7 +20,7 @@ from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
 from games.scoring.players import person_key
 from games.selectors import parties_of
-from tests.factories import decide, hand, make_partie, partie_p1, play
+from tests.factories import decide, etat, hand, make_partie, partie_p1, play
 from tests.scoring.conftest import load_examples
 
 pytestmark = pytest.mark.django_db
@@ -243,6 +244,7 @@ def test_the_money_form_recomputes_and_says_so(client, alice, p1) -> None:
         "rachat_price": "2,50",  # a French keyboard's decimal comma
         "point_value": "0",
         "settlement": "gagnant",
+        "etat": etat(p1),
     }
     response = client.post(reverse("partie_money", args=[p1.pk]), data, follow=True)
     assert "Ce que chacun doit a été recalculé." in response.content.decode()
@@ -263,7 +265,7 @@ def test_editing_away_a_paid_rachat_warns_on_the_page(client, alice, p1) -> None
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     client.force_login(alice)
     ids = {j.name: j.pk for j in p1.joueurs.all()}
-    data = {"winner": ids["Chloé"], "win": "rami"}
+    data = {"winner": ids["Chloé"], "win": "rami", "etat": etat(p1)}
     data[f"cartes_{ids['Alice']}"] = "5 2"
     data[f"cartes_{ids['Bruno']}"] = "Q J 9"
     data[f"jokers_{ids['Alice']}"] = data[f"jokers_{ids['Bruno']}"] = "0"
@@ -353,7 +355,13 @@ def _urls(p1) -> list[tuple[str, str, dict]]:
         (
             "post",
             reverse("partie_money", args=[p1.pk]),
-            {"stake": "1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"},
+            {
+                "stake": "1",
+                "rachat_price": "2",
+                "point_value": "0",
+                "settlement": "gagnant",
+                "etat": etat(p1),
+            },
         ),
     ]
 
@@ -385,3 +393,35 @@ def test_the_owner_gets_through(client, alice, p1) -> None:
         hx = getattr(client, method)(url, data, headers={"HX-Request": "true"})
         assert hx.status_code == htmx_status, url
     assert client.get(reverse("comptes_argent")).status_code == 200
+
+
+def test_a_rachat_price_changed_on_another_phone_is_not_silently_undone(alice, p1) -> None:
+    first, second = Client(), Client()
+    first.force_login(alice)
+    second.force_login(alice)
+    page = reverse("partie_detail", args=[p1.pk])
+    url = reverse("partie_money", args=[p1.pk])
+    token = first.get(page).context["money_form"]["etat"].value()
+    money = {"stake": "1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
+    assert second.post(url, {**money, "rachat_price": "3", "etat": token}).status_code == 302
+    # The first phone raises the stake on the page as it was, with the old price of 2.
+    response = first.post(url, {**money, "stake": "2", "etat": token})
+    assert response.status_code == 409
+    form = response.context["money_form"]
+    assert form.non_field_errors() == [
+        "La partie a changé ailleurs (un autre téléphone, un autre onglet) pendant que vous "
+        "saisissiez : voici la marque à jour. Vérifiez, puis validez à nouveau si c'est "
+        "toujours juste."
+    ]
+    # The current values, with the token they go with.
+    assert (form["stake"].value(), form["rachat_price"].value()) == (
+        Decimal("1.00"),
+        Decimal("3.00"),
+    )
+    assert form["etat"].value() == etat(p1)
+    p1.refresh_from_db()
+    assert (p1.stake, p1.rachat_price) == (Decimal("1.00"), Decimal("3.00"))
+    # Without a token at all: stale too.
+    assert first.post(url, {**money, "stake": "2", "etat": ""}).status_code == 409
+    assert first.post(url, {**money, "stake": "2"}).status_code == 409
+    assert Partie.objects.get().stake == Decimal("1.00")

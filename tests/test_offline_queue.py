@@ -147,3 +147,28 @@ def test_the_offline_page_is_there_for_pages_never_opened(anonymous):
     page = anonymous.get(reverse("offline"))
     assert page.status_code == 200
     assert "cette page n'a pas encore été ouverte" in page.content.decode()
+
+
+def test_a_deleted_donne_sent_again_is_refused_not_recorded_again(phone, partie):
+    first = queued(partie, "Anne", Bruno=12, Chloé=7, David=30)
+    second = queued(partie, "Bruno", after=first["cle"], Anne=3, Chloé=4, David=5)
+    assert send(phone, partie, first)[0] == 200
+    assert send(phone, partie, second)[1]["number"] == 2
+    partie.refresh_from_db()
+    deleted = phone.post(
+        reverse("donne_delete", args=[partie.pk, 2]), {"etat": str(partie.revision)}
+    )
+    assert deleted.status_code == 302 and numbers(partie) == [1]
+    # The queue never heard the answer and sends the second donne again, right behind the
+    # first one as it was typed: it stays deleted.
+    status, answer = send(phone, partie, second)
+    assert (status, answer) == (
+        409,
+        {
+            "ok": False,
+            "code": "donne_supprimee",
+            "message": "Cette donne a été supprimée.",
+            "wait": False,
+        },
+    )
+    assert numbers(partie) == [1]

@@ -4,12 +4,14 @@ partie; Chloé crosses at donne 1."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from games import services
 from games.models import Rachat
 from games.scoring import RamiError
 from games.selectors import partie_replay
-from tests.factories import decide, hand, make_partie, make_user, play
+from tests.factories import decide, etat, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +60,17 @@ def test_a_player_without_a_decision_is_refused(partie) -> None:
     with pytest.raises(RamiError) as err:
         services.rachat_change(partie=partie, donne_number=1, joueur=bruno, accepted=True)
     assert err.value.code == "pas_de_decision"
+
+
+def test_a_change_posted_without_a_state_is_stale_and_changes_nothing(partie) -> None:
+    decide(partie, "Chloé", False)
+    client = Client()
+    client.force_login(partie.owner)
+    url = reverse("rachat_change", args=[partie.pk, 1, chloe(partie).pk])
+    for posted in ({"decision": "racheter", "etat": ""}, {"decision": "racheter"}):
+        response = client.post(url, posted, follow=True)
+        assert "La partie a changé ailleurs" in response.content.decode()
+    assert Rachat.objects.get().accepted is False
+    response = client.post(url, {"decision": "racheter", "etat": etat(partie)}, follow=True)
+    assert "Donne 1 : Chloé se rachète finalement." in response.content.decode()
+    assert Rachat.objects.get().accepted is True

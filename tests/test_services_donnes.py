@@ -162,6 +162,29 @@ def test_the_same_form_key_records_the_donne_once(alice) -> None:
     assert Donne.objects.count() == 1
 
 
+def test_the_key_of_a_deleted_donne_stays_used(alice) -> None:
+    partie = make_partie(alice)
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    key = uuid.uuid4()
+    args = {
+        "winner": joueurs["Alice"],
+        "win": "rami",
+        "hands": {joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
+    }
+    first = services.donne_create(partie=partie, idempotency_key=key, **args)
+    services.donne_delete(donne=first.donne)
+    with pytest.raises(RamiError) as err:
+        services.donne_create(partie=partie, idempotency_key=key, **args)
+    assert (err.value.code, translated(err.value)) == (
+        "donne_supprimee",
+        "Cette donne a été supprimée.",
+    )
+    assert Donne.objects.count() == 0
+    # Another form (a new key) records the donne again, as number 1.
+    again = services.donne_create(partie=partie, idempotency_key=uuid.uuid4(), **args)
+    assert again.donne.number == 1
+
+
 def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
     partie = make_partie(alice)
     etat = str(Partie.objects.get(pk=partie.pk).revision)

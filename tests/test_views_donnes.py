@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Donne, Partie
 from games.selectors import partie_replay
-from tests.factories import decide, hand, make_partie, play
+from tests.factories import decide, etat, hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -217,6 +217,7 @@ def test_editing_an_earlier_donne_says_which_totals_changed(client, alice, parti
     play(partie, "Bruno", "rami", Anne=hand("4"), Chloé=hand("2"), David=hand("3"))
     client.force_login(alice)
     data = donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3")
+    data["etat"] = etat(partie)
     response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
     body = response.content.decode()
     assert "Donne 1 modifiée." in body
@@ -303,7 +304,7 @@ def test_an_edit_that_blocks_later_donnes_keeps_them_on_the_page_and_undo_target
     play(partie, "Anne", "rami", Bea=hand(points=40), Cyril=hand(points=30))
     play(partie, "Cyril", "rami", Anne=hand("5"), Bea=hand("5"))
     client.force_login(alice)
-    data = donne_data(partie, "Anne", points_Bea="60", points_Cyril="5")
+    data = {**donne_data(partie, "Anne", points_Bea="60", points_Cyril="5"), "etat": etat(partie)}
     response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
     body = response.content.decode()
     # Bea: 60 + 40 = 100 at donne 2 (docs/rules.md R4): donne 3 waits for her decision.
@@ -412,3 +413,22 @@ def test_a_long_partie_shows_its_latest_donnes_and_the_rest_on_demand(client, al
     assert f'href="{url}donnes/6/"' in body and f'href="{url}donnes/5/"' not in body
     everything = client.get(url + "?tout").content.decode()
     assert "plus anciennes" not in everything and f'href="{url}donnes/1/"' in everything
+
+
+def test_an_edit_or_a_delete_without_a_state_is_stale_and_changes_nothing(
+    client, alice, partie
+) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
+    client.force_login(alice)
+    data = donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3")
+    for posted in ({**data, "etat": ""}, data):
+        response = client.post(reverse("donne_edit", args=[partie.pk, 1]), posted)
+        assert response.status_code == 409
+        assert response.context["form"]["etat"].value() == etat(partie)
+        assert response.context["form"][f"points_{ids(partie)['Bruno']}"].value() == "30"
+    _data, result = partie_replay(partie)
+    assert result.states[0].totals["Bruno"] == 10
+    for posted in ({"etat": ""}, {}):
+        response = client.post(reverse("donne_delete", args=[partie.pk, 1]), posted, follow=True)
+        assert "La partie a changé ailleurs" in response.content.decode()
+    assert Donne.objects.filter(partie=partie).count() == 1

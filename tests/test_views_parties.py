@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -183,3 +186,46 @@ def test_the_list_of_parties_costs_the_same_queries_for_2_or_30_parties(
     # session, user, count, the page of parties with their stored results, their players.
     with django_assert_num_queries(5):
         assert client.get(reverse("partie_list")).status_code == 200
+
+
+# -- the note: its token is the note it was built on ----------------------------------------
+
+
+def test_a_note_written_meanwhile_on_another_phone_is_not_overwritten(alice) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    first, second = Client(), Client()
+    first.force_login(alice)
+    second.force_login(alice)
+    url = reverse("partie_note", args=[partie.pk])
+    page = reverse("partie_detail", args=[partie.pk])
+    token = first.get(page).context["note_etat"]
+    assert second.get(page).context["note_etat"] == token
+    assert second.post(url, {"note": "Chez Bruno.", "etat_note": token}).status_code == 302
+    # The first phone, on the page as it was: refused, the current note shown above what it
+    # typed, which is still in the box with a fresh token.
+    response = first.post(url, {"note": "Chez Anne.", "etat_note": token})
+    assert response.status_code == 409
+    body = html.unescape(response.content.decode())
+    assert '<p class="partie-note small mb-1" id="note-text">Chez Bruno.</p>' in body
+    assert "La partie a changé ailleurs (un autre téléphone, un autre onglet)" in body
+    assert ">Chez Anne.</textarea>" in body
+    partie.refresh_from_db()
+    assert partie.note == "Chez Bruno."
+    fresh = response.context["note_etat"]
+    assert first.post(url, {"note": "Chez Anne.", "etat_note": fresh}).status_code == 302
+    partie.refresh_from_db()
+    assert partie.note == "Chez Anne."
+    # A post without the token (an empty one) is stale too.
+    assert first.post(url, {"note": "Ailleurs.", "etat_note": ""}).status_code == 409
+    assert first.post(url, {"note": "Ailleurs."}).status_code == 409
+    partie.refresh_from_db()
+    assert partie.note == "Chez Anne."
+
+
+def test_a_donne_recorded_meanwhile_leaves_the_note_form_fresh(client, alice) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    client.force_login(alice)
+    token = client.get(reverse("partie_detail", args=[partie.pk])).context["note_etat"]
+    play(partie, "Anne", "rami", Bruno=hand("K"))
+    url = reverse("partie_note", args=[partie.pk])
+    assert client.post(url, {"note": "Chez Anne.", "etat_note": token}).status_code == 302

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from games.forms.donne import DonneForm
 from games.forms.files import ImportForm
-from games.forms.partie import MoneyForm, PartieForm
+from games.forms.partie import MoneyForm, NoteForm, PartieForm
 
-__all__ = ["DonneForm", "ImportForm", "MoneyForm", "PartieForm"]
+__all__ = ["DonneForm", "ImportForm", "MoneyForm", "NoteForm", "PartieForm"]

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import translated
 from games.files import MAX_UPLOAD_BYTES, read_upload
 from games.scoring import RamiError
+from games.validators import validate_partie_name
 
 
 class ImportForm(forms.Form):
@@ -19,6 +20,7 @@ class ImportForm(forms.Form):
         label=_("Nom de la partie"),
         max_length=80,
         required=False,
+        validators=[validate_partie_name],  # the model's, as the new-partie form
         help_text=_("Laissé vide : le nom enregistré dans le fichier."),
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.forms.utils import ErrorDict
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -15,6 +16,7 @@ from games.errors import PartieError, translated
 from games.models import Partie
 from games.scoring import PRESETS, player_problems, stored_name
 from games.scoring.config import RULE_OPTIONS
+from games.validators import note_text, validate_note
 
 MONEY_FIELDS = ("stake", "rachat_price", "point_value", "rachat_price_2", "rachat_price_3")
 MAX_SEATS = 7  # the most players a preset seats (docs/rules.md §8)
@@ -135,6 +137,39 @@ class MoneyForm(forms.ModelForm):
         model = Partie
         fields = ["stake", "rachat_price", "point_value", "settlement"]
 
+    # The partie's revision the form was built on (games/services/locked.py ensure_fresh).
+    etat = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         localize_money(self, ("stake", "rachat_price", "point_value"))
+        self.fields["etat"].initial = str(self.instance.revision)
+
+    @classmethod
+    def refused(cls, partie: Partie, message: str) -> MoneyForm:
+        """The form on the partie's current money, with why the posted one was refused
+        (another phone changed it meanwhile): what the table now plays for, to check."""
+        form = cls(instance=partie)
+        form._errors, form.cleaned_data = ErrorDict(), {}
+        form.add_error(None, message)
+        return form
+
+
+class NoteForm(forms.Form):
+    """The partie's note, with the token of the note it was built on (``note_etat``): named
+    apart from the revision every other form of the page carries as ``etat``."""
+
+    note = forms.CharField(
+        label=_("Note de la partie"), required=False, strip=False, widget=forms.Textarea
+    )
+    etat_note = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A NUL gets the note's own message (validate_note), as in a file, not Django's.
+        self.fields["note"].validators = []
+
+    def clean_note(self) -> str:
+        note = note_text(self.cleaned_data["note"])
+        validate_note(note)  # the same validator as the imports (the model's)
+        return note

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import sys
+import unicodedata
 from typing import TextIO
 
 from .donne import DonneState
@@ -119,10 +120,24 @@ def _number_text(text: str) -> bool:
     )
 
 
+def _hidden_start(char: str) -> bool:
+    """A first character a spreadsheet may skip before it reads the rest as a formula: white
+    space of any kind (a line feed, U+00A0, U+0085…), a control or an invisible character
+    (U+200B, U+FEFF, U+2066…)."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
+
+
 def csv_cell(value: object) -> object:
     """A cell as a spreadsheet must show it: text starting like a formula (``=HYPERLINK(…)``,
-    ``+1``, ``@SUM(A1)``) gets a leading ``'`` and is shown, not run; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _number_text(value):
+    ``+1``, ``@SUM(A1)``), or with anything a formula could hide behind (a line feed, a
+    space, an invisible character), gets a leading ``'`` and is shown, not run; numbers stay
+    numbers. Every cell goes through here, whatever it holds (a name, a note, a header)."""
+    if (
+        isinstance(value, str)
+        and value
+        and (value.startswith(FORMULA_STARTS) or _hidden_start(value[0]))
+        and not _number_text(value)
+    ):
         return "'" + value
     return value
 

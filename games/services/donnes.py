@@ -14,7 +14,7 @@ from django.db.models import F
 from games import replays
 from games.dealing import dealer_of_next
 from games.errors import PartieError
-from games.models import Donne, Hand, Joueur, Partie, Rachat
+from games.models import DeletedDonneKey, Donne, Hand, Joueur, Partie, Rachat
 from games.options import config_of
 from games.scoring import replay
 from games.scoring.dealer import can_deal
@@ -88,6 +88,9 @@ def donne_create(
         done = Donne.objects.filter(partie=partie, idempotency_key=idempotency_key).first()
         if done is not None:
             return DonneRecorded(done, repeated=True)
+        if DeletedDonneKey.objects.filter(partie=partie, idempotency_key=idempotency_key).exists():
+            # A queue's resend of a donne deleted since: the key stays used.
+            raise PartieError("donne_supprimee")
     partie, summary = locked(partie, etat)
     if partie.ended or summary.over:
         raise PartieError("partie_terminee")
@@ -197,6 +200,10 @@ def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
         for rachat in later.data.rachats_of(later.data.donne(number))
         if (due := refund(rachat, number, prices))
     ]
+    key = later.data.donne(number).idempotency_key
+    if key is not None:
+        # Kept after the donne: a resend of the same form is refused (donne_create).
+        DeletedDonneKey.objects.create(partie=partie, idempotency_key=key)
     Donne.objects.filter(pk=donne.pk).delete()
     # Renumber in two steps so that no moment has two donnes with one number (constraint).
     moved = Donne.objects.filter(partie=partie, number__gt=number)

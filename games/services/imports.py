@@ -25,6 +25,7 @@ from games.files import Uploaded
 from games.models import Donne, Hand, Joueur, Partie, Rachat
 from games.options import fields_of
 from games.scoring import Config, Preset, RamiError, Replay, name_key, stored_name
+from games.scoring.dealer import can_deal
 from games.scoring.errors import N_, Detail
 from games.scoring.players import shown
 from games.scoring.record import Record, record_from_dict
@@ -196,7 +197,8 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
         Joueur(partie=partie, name=name, seat=seat, stake_paid=name in paid_stakes)
         for seat, name in enumerate(seated.values(), 1)
     ]
-    _cleaned([partie])
+    # The owner is the account importing: no query per partie to find it exists.
+    _cleaned([partie], exclude=["owner"])
     _cleaned(joueurs, exclude=["partie"], **NO_QUERY)
     by_name = {j.name: j for j in joueurs}
     paid = set()
@@ -215,9 +217,13 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
         except RamiError as err:
             raise err.at(donne=number) from None
         donne = Donne(partie=partie, number=number, winner=by_name.get(d.winner or ""), win=d.win)
-        if number <= len(upload.dealers):
-            # docs/rules.md "Le donneur": an export's dealers; an unknown name is left out.
-            donne.dealer = by_name.get(upload.dealers[number - 1] or "")
+        dealer = upload.dealers[number - 1] if number <= len(upload.dealers) else None
+        if dealer is not None:
+            # docs/rules.md "Le donneur": as the donne form, one of those it is dealt to.
+            name = seated.get(name_key(dealer))
+            if name is None or not can_deal(result.in_race_before(number), name):
+                raise PartieError("donneur_invalide").at(donne=number)
+            donne.dealer = by_name[name]
         rows = [
             Hand(
                 donne=donne,
@@ -267,5 +273,4 @@ def _write(ready: list[_Ready]) -> None:
     Donne.objects.bulk_create([d for r in ready for d in r.donnes])
     Hand.objects.bulk_create([h for r in ready for h in r.hands])
     Rachat.objects.bulk_create([x for r in ready for x in r.rachats])
-    for r in ready:
-        replays.store(r.partie, r.result, recorded=len(r.donnes))
+    replays.store_new([(r.partie, r.result, len(r.donnes)) for r in ready])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import unicodedata
+import hashlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -11,11 +11,12 @@ from django.db import transaction
 
 from games import replays
 from games.errors import PartieError
-from games.models import MAX_NOTE, Joueur, Partie
+from games.models import Joueur, Partie
 from games.options import config_of
 from games.scoring import check_players, get_preset
 from games.services.habitues import link_habitues
 from games.services.locked import locked, tail
+from games.validators import note_problem, note_text
 
 # An account keeps at most this many parties (README "Limits"): a table playing every evening
 # for five years stays under it, and the home page and the backup of an account stay bounded.
@@ -61,18 +62,25 @@ def partie_create(
     return partie
 
 
+def note_etat(note: str) -> str:
+    """The state token of the note form: the note it was built on. A note is no part of the
+    marque and does not move the partie's revision (a donne recorded meanwhile leaves the note
+    as it was); only another note written meanwhile makes the form stale."""
+    return hashlib.sha256(note.encode()).hexdigest()[:20]
+
+
 @transaction.atomic
-def partie_note_set(*, partie: Partie, note: str) -> Partie:
+def partie_note_set(*, partie: Partie, note: str, etat: str | None = None) -> Partie:
     """The partie's free note (where, who brought the cake, a dispute settled): not part of
-    the marque, so the stored replay stays as it is."""
+    the marque, so the stored replay stays as it is. ``etat``: the token of the form
+    (``note_etat``); another phone's note written since refuses it, an empty one too."""
     partie = Partie.objects.select_for_update().get(pk=partie.pk)
-    note = note.strip().replace("\r\n", "\n")
-    if len(note) > MAX_NOTE:
-        raise PartieError("note_trop_longue", max=MAX_NOTE)
-    # A NUL cannot be stored (PostgreSQL), nor any control character read: line breaks and
-    # tabs are the only ones a note keeps.
-    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in note):
-        raise PartieError("note_illisible")
+    if etat is not None and etat != note_etat(partie.note):
+        raise PartieError("etat_perime")
+    note = note_text(note)
+    problem = note_problem(note)
+    if problem is not None:
+        raise problem
     partie.note = note
     partie.save(update_fields=["note", "updated_at"])
     return partie

@@ -162,7 +162,8 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     winner=form.cleaned_data["winner_joueur"],
                     win=form.cleaned_data["win"],
                     hands=form.cleaned_data["hands"],
-                    etat=form.cleaned_data["etat"] or None,
+                    # An empty state is stale too: no form of the app posts without one.
+                    etat=form.cleaned_data["etat"],
                     dealer=form.cleaned_data["dealer_joueur"],
                 )
             except RamiError as err:
@@ -199,7 +200,7 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     donne = get_object_or_404(Donne, partie=partie, number=number)
     if request.method == "POST":
         try:
-            change = services.donne_delete(donne=donne, etat=request.POST.get("etat") or None)
+            change = services.donne_delete(donne=donne, etat=request.POST.get("etat", ""))
         except RamiError as err:
             if err.code == "etat_perime":
                 return stale(request, partie, err)
@@ -280,7 +281,7 @@ def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) ->
             donne_number=number,
             joueur=joueur,
             accepted=accepted,
-            etat=request.POST.get("etat") or None,
+            etat=request.POST.get("etat", ""),  # empty: stale, as a wrong one
         )
     except RamiError as err:
         if err.code == "etat_perime":

@@ -77,6 +77,11 @@ def partie_money(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             repriced = services.partie_update_money(partie=partie, **form.cleaned_data)
         except RamiError as err:
+            if err.code == "etat_perime":
+                # Another phone changed the partie: its current money, the form on it.
+                partie.refresh_from_db()
+                form = MoneyForm.refused(partie, translated(err))
+                return render_partie(request, load_marque(partie), status=409, money_form=form)
             form.add_error(None, translated(err))
         else:
             messages.success(request, _("Ce que chacun doit a été recalculé."))

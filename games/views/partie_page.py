@@ -13,10 +13,11 @@ from games.display.cagnotte import build_cagnotte
 from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
 from games.errors import translated
-from games.forms import DonneForm, MoneyForm
+from games.forms import DonneForm, MoneyForm, NoteForm
 from games.models import MAX_NOTE, Partie
 from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
+from games.services.parties import note_etat
 
 
 def get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
@@ -50,6 +51,7 @@ def render_partie(
     status: int = 200,
     money_form: MoneyForm | None = None,
     undo: dict[str, object] | None = None,
+    note_form: NoteForm | None = None,
 ) -> HttpResponse:
     # The "Annuler" of the confirmation just given: passed on by an htmx save, or kept in the
     # session across the redirect of a page without JavaScript (read once).
@@ -67,6 +69,9 @@ def render_partie(
         # The phone's own replay offline (static/js/provisional.js).
         "offline_record": page_record(marque),
         "engine_urls": engine_urls(),
+        # The note form refused: what was typed, and why; the token is always the fresh one.
+        "note_form": note_form,
+        "note_etat": note_etat(marque.partie.note),
         **visible_rows(marque),
     }
     template = "games/partie_detail.html"

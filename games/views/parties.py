@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import replays, services
 from games.display.marque import Marque, build_marque
 from games.errors import translated
-from games.forms import PartieForm
+from games.forms import NoteForm, PartieForm
 from games.forms.partie import MONEY_FIELDS
 from games.login import client_ip
 from games.models import Partie
@@ -153,15 +153,25 @@ def partie_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def partie_note(request: HttpRequest, pk: int) -> HttpResponse:
-    """The partie's note, written or changed from its page."""
+    """The partie's note, written or changed from its page. Refused (too long, a control
+    character, another phone's note written meanwhile): the page again, with the note as it
+    now is, what was typed still in the box, and why."""
     partie = get_partie_for_user(request, pk)
-    try:
-        services.partie_note_set(partie=partie, note=request.POST.get("note", ""))
-    except RamiError as err:
-        messages.error(request, translated(err))
-    else:
-        messages.success(request, _("Note enregistrée."))
-    return redirect("partie_detail", pk=partie.pk)
+    form = NoteForm(request.POST)
+    status = 422
+    if form.is_valid():
+        try:
+            services.partie_note_set(
+                partie=partie, note=form.cleaned_data["note"], etat=form.cleaned_data["etat_note"]
+            )
+        except RamiError as err:
+            form.add_error("note", translated(err))
+            status = 409 if err.code == "etat_perime" else 422
+        else:
+            messages.success(request, _("Note enregistrée."))
+            return redirect("partie_detail", pk=partie.pk)
+    partie.refresh_from_db()  # the note as it now is, and its token
+    return render_partie(request, load_marque(partie), status=status, note_form=form)
 
 
 @login_required
