@@ -57,3 +57,11 @@ def _no_persistent_connections() -> None:
     from django.db import connections
 
     connections.settings["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_at_once(settings) -> None:
+    # django-tasks' immediate backend runs a task where it is queued: a PDF a test asks for is
+    # rendered by the same task as in production, without a db_worker process beside the test.
+    # tests/test_tasks.py runs the real database backend and its worker.
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
