@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +24,10 @@ from django.db import connection
 
 # The advisory locks' namespace (their first key): "RAMI" in ASCII, apart from any other lock.
 NAMESPACE = 0x52414D49
+
+
+_mine: set[int] = set()
+_mine_lock = threading.Lock()
 
 
 def limit() -> int:
@@ -66,9 +71,22 @@ def try_slot() -> tuple[int, Callable[[], None]] | None:
     """A free slot, taken, with what frees it; None when every slot is taken."""
     take = _try_postgresql if connection.vendor == "postgresql" else _try_file
     for slot in range(limit()):
-        release = take(slot)
-        if release is not None:
-            return slot, release
+        with _mine_lock:
+            # PostgreSQL grants a session the advisory lock it already holds: a slot this
+            # process holds (another thread's render) is not offered again.
+            if slot in _mine:
+                continue
+            release = take(slot)
+            if release is None:
+                continue
+            _mine.add(slot)
+
+        def free(slot: int = slot, release: Callable[[], None] = release) -> None:
+            with _mine_lock:
+                _mine.discard(slot)
+            release()
+
+        return slot, free
     return None
 
 

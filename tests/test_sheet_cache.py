@@ -1,6 +1,7 @@
 """The printed marque and its PDF are kept once rendered (games/views/sheet_cache.py): an
 unchanged partie answers from the cache or with a 304, a change renders again, and a PDF not
-rendered yet is a French page that asks again by itself. Cast: alice owns the partie; bob does not."""
+rendered yet is a French page that asks again by itself. Cast: alice owns the partie; bob
+does not."""
 
 from __future__ import annotations
 
