@@ -280,7 +280,11 @@ def test_the_blank_sheet_has_empty_columns_for_the_players(alice) -> None:
 
 @pytest.fixture(scope="module")
 def long_pdf(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
+    from django.test import override_settings
+
+    # Module-scoped: the task runner of tests/conftest.py is set here for the whole module.
+    immediate = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    with django_db_blocker.unblock(), override_settings(TASKS=immediate):
         owner = User.objects.create_user("long", password=PASSWORD)
         partie = _import_long(owner, 120)
         client = _client(owner)

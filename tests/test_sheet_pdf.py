@@ -71,7 +71,11 @@ def test_the_sheet_writes_plain_rows_as_one_cell_and_the_rachat_with_a_cell_each
     html = _client(alice).get(f"/parties/{partie.pk}/marque/").content.decode()
     # examples.json P1, donne 1: Alice's rami counts −10, Bruno's K Q 5 25, Chloé's 9 8 17; the
     # totals are padded to three figures, as wide as Bruno's 137 to come.
-    assert f'<td class="figures" colspan="3">−10\t−10\t+25\t{F}25\t+17\t{F}17</td>' in html
+    # The number, the figures and the observation are one text on tab stops.
+    assert (
+        f'<td class="line" colspan="5">1&#9;−10\t−10\t+25\t{F}25\t+17\t{F}17&#9;'
+        "donneur : Alice · Alice fait rami</td>" in html
+    )
     # Donne 3: Bruno crosses at 137 and restarts at 27 (docs/rules.md R6): a cell each.
     assert (
         '<td class="figures">+7&#9;−23</td>'

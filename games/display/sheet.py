@@ -74,12 +74,24 @@ class SheetRow:
     # WeasyPrint's time goes to each cell and each piece of text, so a plain row is one cell
     # for all the players. None when a total is framed or has a word under it: one cell each.
     line: str | None = None
+    pad: str = ""  # figure spaces before the number: the donne numbers end on one line
+
+    @property
+    def note(self) -> str:
+        """The observations cell: who dealt, then what happened."""
+        if not self.dealer:
+            return self.observation
+        dealt = gettext("donneur : %(name)s") % {"name": self.dealer}
+        return f"{dealt} · {self.observation}" if self.observation else dealt
 
 
 def line_up(rows: list[SheetRow]) -> list[SheetRow]:
     """Pad the totals to the sheet's widest and write each plain row as one line."""
     width = max((len(f.total) for row in rows for f in row.figures), default=0)
+    numbers = max((len(str(row.number)) for row in rows if row.number), default=0)
     for row in rows:
+        if row.number:
+            row.pad = FIGURE_SPACE * (numbers - len(str(row.number)))
         for f in row.figures:
             if f.total:
                 f.pad = FIGURE_SPACE * (width - len(f.total))
