@@ -8,6 +8,7 @@ Cast: alice owns the parties."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.test import Client
@@ -94,10 +95,12 @@ def _pdf(user, partie) -> list[str]:
 @pytest.mark.parametrize(
     ("donnes", "pages"),
     [
-        # The last page of donnes has room for the ranking, the money and the chart.
-        (120, 3),
-        # It has not: they go to the next page together, the chart never alone.
-        (40, 2),
+        # 34 donnes on the first page, 40 on the next: the last page of donnes (6) has room
+        # for the ranking, the money and the chart.
+        (120, 4),
+        # It has not (34 + 38 of 40 lines): they go to the next page together, never the
+        # chart alone.
+        (72, 3),
     ],
 )
 def test_the_chart_is_on_the_last_page_with_the_ranking(alice, donnes, pages) -> None:
@@ -108,6 +111,9 @@ def test_the_chart_is_on_the_last_page_with_the_ranking(alice, donnes, pages) ->
     assert "Classement" in last and "Argent" in last and "Courbe des scores" in last
     assert "1. David" in " ".join(last.split())
     assert not any("Courbe des scores" in text or "Classement" in text for text in texts[:-1])
+    # Each page says its number in its own content (games/display/sheet.py counts them).
+    for number, text in enumerate(texts, start=1):
+        assert re.findall(r"page \d+ / \d+", text) == [f"page {number} / {pages}"]
 
 
 # -- what the cached sheet depends on ----------------------------------------------------------
