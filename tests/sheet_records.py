@@ -55,11 +55,11 @@ LONG_NAMES = ["Maman", "Mamie", "Marie-Christine", "Jean-Baptiste", "ZoÃ©", "ZoÃ
 LATE_CROSSINGS = {0.90: ("Mamie", True), 0.95: ("Jean-Baptiste", False)}
 
 
-def four_digit_record(donnes: int = 999) -> dict[str, Any]:
+def four_digit_record(donnes: int = 999, seuil: int = 5000) -> dict[str, Any]:
     """Seven long names over ``donnes`` donnes of rami52_6 with a seuil of 5000 and no fixed
     manches: hands of 1 to 7 points make 4-digit totals by the end, and the two late
-    crossings give framed totals, a rachat and an abandon."""
-    seuil = 5000
+    crossings give framed totals, a rachat and an abandon. A seuil of 1000 makes the crossings'
+    totals 4-digit in a short partie."""
     in_race = list(LONG_NAMES)
     totals = dict.fromkeys(LONG_NAMES, 0)
     heavy_at = {max(2, int(donnes * share)): who for share, who in LATE_CROSSINGS.items()}
