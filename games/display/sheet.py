@@ -23,11 +23,12 @@ from games.scoring import Config, Preset, get_preset
 BLANK_ROWS = 25
 # The printed pages, counted here so that each can say "page 2 / 5" in its own content: every
 # engine prints that, where only WeasyPrint and Chromium print @page margin boxes. In lines of
-# the marque on A4 landscape (190 mm high inside the margins, a line about 4 mm), on the safe
-# side: a page a little emptier than it could be, never a page that spills onto the next.
-LINES_PER_PAGE = 40
-LINES_ON_FIRST_PAGE = 34  # under the title, the date and the rules
-LINES_OF_THE_END = 20  # the ranking, the money and the chart, kept together
+# the marque on A4 landscape (192 mm high inside the margins, less the table's header and the
+# page number: a line about 4.1 mm at 8pt, 3.7 mm at the 7pt of seven players and more), on the
+# safe side: a page a little emptier than it could be, never a page that spills onto the next.
+LINES_PER_PAGE = {False: 40, True: 45}  # by "seven players or more"
+TITLE_LINES = 6  # the first page's title, date, rules and money lines
+LINES_OF_THE_END = 28  # the ranking, the money and the chart, kept together
 PAGE_WIDTH_MM = 279
 # What an observation holds on one line, per millimetre of its column (DejaVu Sans at 7-8pt).
 CHARACTERS_PER_MM = 0.6
@@ -129,13 +130,14 @@ class SheetPage:
 def paginate(rows: list[SheetRow], players: int, *, header_lines: int = 0) -> tuple[list, bool]:
     """The rows cut into printed pages, and whether the end (ranking, money, chart) needs a
     page of its own."""
+    per_page = LINES_PER_PAGE[players >= 7]
     pages: list[list[SheetRow]] = [[]]
-    room = LINES_ON_FIRST_PAGE - header_lines
+    room = per_page - TITLE_LINES - header_lines
     for row in rows:
         lines = row_lines(row, players)
         if lines > room and pages[-1]:
             pages.append([])
-            room = LINES_PER_PAGE
+            room = per_page
         pages[-1].append(row)
         room -= lines
     return [SheetPage(n, page) for n, page in enumerate(pages, start=1)], room < LINES_OF_THE_END
