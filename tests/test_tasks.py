@@ -130,3 +130,18 @@ def test_a_write_queues_the_pdf_and_the_worker_renders_it(alice, settings) -> No
     assert response.content.startswith(b"%PDF-")
     partie.refresh_from_db()
     assert cache.get(sheet_files.key("pdf", partie, "fr")) == response.content
+
+
+@pytest.mark.django_db
+def test_the_render_keeps_the_file_once_and_forgets_a_deleted_partie(alice) -> None:
+    from games.tasks import render_sheet_pdf
+
+    partie = partie_p1(alice)
+    partie.refresh_from_db()
+    assert render_sheet_pdf.call(partie.pk, "fr") == "rendered"
+    assert cache.get(sheet_files.key("pdf", partie, "fr")).startswith(b"%PDF-")
+    assert render_sheet_pdf.call(partie.pk, "fr") == "kept"
+    assert render_sheet_pdf.call(partie.pk, "en") == "rendered"  # a file a language
+    pk = partie.pk
+    partie.delete()
+    assert render_sheet_pdf.call(pk, "fr") == "gone"
