@@ -284,7 +284,10 @@ def long_pdf(django_db_setup, django_db_blocker):
 
     # Module-scoped: the task runner of tests/conftest.py is set here for the whole module.
     immediate = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-    with django_db_blocker.unblock(), override_settings(TASKS=immediate):
+    with (
+        django_db_blocker.unblock(),
+        override_settings(TASKS=immediate, PDF_RENDER_ON_CHANGE=False),
+    ):
         owner = User.objects.create_user("long", password=PASSWORD)
         partie = _import_long(owner, 120)
         client = _client(owner)

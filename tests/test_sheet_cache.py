@@ -131,8 +131,9 @@ def test_the_pdf_is_kept_under_the_revision_and_the_language(owner, partie) -> N
 
 
 def test_a_committed_write_queues_the_render(
-    partie, no_runner, django_capture_on_commit_callbacks
+    partie, no_runner, settings, django_capture_on_commit_callbacks
 ) -> None:
+    settings.PDF_RENDER_ON_CHANGE = True
     with django_capture_on_commit_callbacks(execute=True):
         play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     [task] = queued()

@@ -102,6 +102,7 @@ def test_the_limit_counts_every_process(settings) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_write_queues_the_pdf_and_the_worker_renders_it(alice, settings) -> None:
     settings.TASKS = DATABASE_TASKS
+    settings.PDF_RENDER_ON_CHANGE = True
     from django_tasks_db.models import DBTaskResult
 
     partie = partie_p1(alice)  # each write commits: the renders are queued in the database
