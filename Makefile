@@ -23,7 +23,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py createcachetable
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@# The task runner renders the PDFs (games/tasks.py): it starts with the server and stops
+	@# with it (Ctrl-C reaches both; the trap ends the worker whatever ends the server).
+	$(PY) manage.py db_worker --no-reload & worker=$$!; \
+		trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+		$(PY) manage.py runserver 127.0.0.1:8000
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

@@ -16,6 +16,8 @@ not a gate: it exits 0.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 
@@ -32,13 +34,19 @@ from bench.timings import engine_times, measure_requests
 
 def main() -> int:
     started = time.perf_counter()
-    server = None
+    server = worker = None
     try:
         print(f"Temporary database and static files in {TMP}")
         prepare()
         world = build_world()
         port = free_port()
         server = start_server(port)
+        # The task runner renders the PDFs beside gunicorn, as in production (README.md).
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.2"],
+            cwd=ROOT,
+            env=os.environ.copy(),
+        )
         print(
             f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers); medians: gunicorn, test client"
         )
@@ -65,6 +73,9 @@ def main() -> int:
         print_missed(result)
         return 0
     finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(timeout=30)
         if server is not None:
             stop_server(server)
 

@@ -36,6 +36,9 @@ def configure() -> None:
             "SQLITE_NAME": str(TMP / "bench.sqlite3"),  # absolute: BASE_DIR / it is this path
             "BENCH_STATIC_ROOT": str(TMP / "static"),
             "DATABASE_URL": "",
+            # The parties are built in this process: their PDFs are rendered when asked for,
+            # so that the first PDF's time is a render's (games/tasks.py).
+            "RAMISCORE_PDF_RENDER_ON_CHANGE": "False",
             "PYTHONPATH": str(ROOT),
         }
     )

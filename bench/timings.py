@@ -150,7 +150,8 @@ def measure_requests(world: World, port: int) -> list[Row]:
         try:
             while True:
                 status, headers, _body = http_client.request("GET", url, retry=False)
-                if status != 429 or time.perf_counter() - start > PDF_WAIT:
+                # 503: "en préparation", the task runner renders it (games/tasks.py).
+                if status not in (429, 503) or time.perf_counter() - start > PDF_WAIT:
                     break
                 waits += 1
                 time.sleep(retry_after(headers))
@@ -160,7 +161,7 @@ def measure_requests(world: World, port: int) -> list[Row]:
         if not note and status != 200:
             note = f"status {status}"
         if waits:
-            note = f"{note + ', ' if note else ''}after {waits} × 429"
+            note = f"{note + ', ' if note else ''}after {waits} × 429/503"
         row = Row(name, key, None if status != 200 else elapsed, reps=1, note=note)
         rows.append(row)
         print(f"  {name:<34} {key:<11} {elapsed:8.1f} ms  {'':>11}  (once) {note}")

@@ -34,6 +34,8 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "games",
 ]
 
@@ -123,6 +125,16 @@ else:
             "LOCATION": "ramiscore_cache",
         }
     }
+
+# The task runner: django-tasks' database backend, run by `manage.py db_worker` next to the
+# web server (docs/decisions.md "PDFs off the request path"). The database is there in every
+# setup, so no other service is needed and a queued task survives any restart.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# PDFs rendered at once across every worker and server (games/render_slots.py): below the web
+# workers' count, so that renders never take every core from the pages.
+PDF_RENDERS_AT_ONCE = envint("RAMISCORE_PDF_RENDERS_AT_ONCE", 1)
+# A partie's PDF is queued as soon as a write to it is committed (games/tasks.py).
+PDF_RENDER_ON_CHANGE = envbool("RAMISCORE_PDF_RENDER_ON_CHANGE", True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -280,7 +280,14 @@ def test_the_blank_sheet_has_empty_columns_for_the_players(alice) -> None:
 
 @pytest.fixture(scope="module")
 def long_pdf(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
+    from django.test import override_settings
+
+    # Module-scoped: the task runner of tests/conftest.py is set here for the whole module.
+    immediate = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    with (
+        django_db_blocker.unblock(),
+        override_settings(TASKS=immediate, PDF_RENDER_ON_CHANGE=False),
+    ):
         owner = User.objects.create_user("long", password=PASSWORD)
         partie = _import_long(owner, 120)
         client = _client(owner)
@@ -301,13 +308,18 @@ def test_the_pdf_of_a_long_partie_has_the_totals_and_the_observations(long_pdf) 
     ranking = re.search(r"Classement\n(.*?)Argent", text, re.S)
     assert ranking is not None
     lines = [" ".join(line.split()) for line in ranking.group(1).strip().splitlines()]
-    assert lines[0] == "1. David 100" and lines[-1] == "7. Chloé 202"
+    assert lines[0] == "1. David 100" and lines[-2] == "7. Chloé 202 abandon"
+    # As on the screen, the sheet says why Chloé ranks last (docs/rules.md R19).
+    assert lines[-1] == (
+        "Les joueurs éliminés sont classés après ceux restés en course, le dernier éliminé d'abord."
+    )
     assert "Cagnotte : 11,00" in text
     # The header row is repeated on every page that carries donnes.
     assert text.count("Observations") == 3
-    # Measured: 43 to 46 donnes a page at this size, so 120 donnes take three pages, and the
-    # ranking, the money and the chart, kept together, fit under the last 31 donnes.
-    assert pages == 3
+    # Counted by the sheet (games/display/sheet.py): 39 lines under the title, 45 on the next
+    # pages, so 120 donnes take three pages, and the ranking, the money and the chart, kept
+    # together, would not fit under the last ones: a fourth page.
+    assert pages == 4
     assert all(name in text for name in SEVEN)
 
 

@@ -1,6 +1,7 @@
 """The printed marque and its PDF are kept once rendered (games/views/sheet_cache.py): an
-unchanged partie answers from the cache or with a 304, a change renders again, and a second
-PDF asked while one renders gets a 429 in French. Cast: alice owns the partie; bob does not."""
+unchanged partie answers from the cache or with a 304, a change renders again, and a PDF not
+rendered yet is a French page that asks again by itself. Cast: alice owns the partie; bob
+does not."""
 
 from __future__ import annotations
 
@@ -68,20 +69,76 @@ def test_the_sheet_page_is_kept_per_language(owner, partie) -> None:
     assert french["ETag"] != english["ETag"]
 
 
-def test_a_second_pdf_while_one_renders_is_asked_to_wait(owner, partie, alice) -> None:
-    # The lock a render holds for the account (games/views/sheet_cache.py).
-    cache.add(f"sheet-render:{alice.pk}", 1, 60)
-    busy = owner.get(pdf_url(partie))
-    assert busy.status_code == 429
-    assert busy.content.decode() == "Le PDF est en préparation, réessayez dans un instant."
-    assert busy["Retry-After"] == "5"
-    cache.delete(f"sheet-render:{alice.pk}")
-    assert owner.get(pdf_url(partie)).status_code == 200
+DUMMY = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
 
 
-def test_the_lock_is_released_after_a_render(owner, partie, alice) -> None:
-    assert owner.get(pdf_url(partie)).status_code == 200
-    assert cache.get(f"sheet-render:{alice.pk}") is None
+def queued() -> list:
+    from django_tasks import default_task_backend
+
+    return default_task_backend.results
+
+
+@pytest.fixture
+def no_runner(settings):
+    """A task runner that keeps what is queued and runs nothing: the PDF is never ready."""
+    settings.TASKS = DUMMY
+    yield
+    queued().clear()
+
+
+def test_a_pdf_not_rendered_yet_is_a_page_that_asks_again(owner, partie, no_runner) -> None:
+    response = owner.get(pdf_url(partie))
+    assert response.status_code == 503
+    assert response["Retry-After"] == "3"
+    assert "no-store" in response["Cache-Control"]
+    html = response.content.decode()
+    assert '<meta http-equiv="refresh" content="3">' in html
+    assert (
+        "Le PDF de « Mardi soir » est en préparation : cette page se recharge dans 3 secondes."
+        in html
+    )
+    [task] = queued()
+    assert (task.task.name, task.args) == ("render_sheet_pdf", [partie.pk, "fr"])
+
+
+def test_asking_again_while_it_waits_queues_nothing_more(owner, partie, alice, no_runner) -> None:
+    for _ in range(5):
+        assert owner.get(pdf_url(partie)).status_code == 503
+    assert len(queued()) == 1
+    # One expensive answer counted for the five: the render asked once (games/views/costly.py).
+    from games.models import TokenBucket
+    from games.views.costly import COSTLY
+
+    row = TokenBucket.objects.get(key=COSTLY.bucket(str(alice.pk)).key)
+    assert round(row.tokens) == 29  # of 30; a minute gives one back
+
+
+def test_the_pdf_is_kept_under_the_revision_and_the_language(owner, partie) -> None:
+    from games import sheet_files
+
+    partie.refresh_from_db()
+    key = sheet_files.key("pdf", partie, "fr")
+    assert key.startswith(f"sheet:pdf:{partie.pk}:{partie.revision}:")
+    assert key.endswith(":fr")
+    cache.set(key, b"%PDF-kept", 60)
+    assert owner.get(pdf_url(partie)).content == b"%PDF-kept"
+    # Another language is another file, rendered for itself.
+    english = owner.get(pdf_url(partie), headers={"Accept-Language": "en"})
+    assert english.content.startswith(b"%PDF-1.")
+    play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    partie.refresh_from_db()
+    assert sheet_files.key("pdf", partie, "fr") != key
+    assert owner.get(pdf_url(partie)).content.startswith(b"%PDF-1.")
+
+
+def test_a_committed_write_queues_the_render(
+    partie, no_runner, settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.PDF_RENDER_ON_CHANGE = True
+    with django_capture_on_commit_callbacks(execute=True):
+        play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    [task] = queued()
+    assert task.args == [partie.pk, "fr"]
 
 
 def test_another_account_never_sees_a_cached_pdf(owner, partie, bob) -> None:

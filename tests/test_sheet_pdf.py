@@ -8,6 +8,7 @@ Cast: alice owns the parties."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.test import Client
@@ -71,7 +72,11 @@ def test_the_sheet_writes_plain_rows_as_one_cell_and_the_rachat_with_a_cell_each
     html = _client(alice).get(f"/parties/{partie.pk}/marque/").content.decode()
     # examples.json P1, donne 1: Alice's rami counts −10, Bruno's K Q 5 25, Chloé's 9 8 17; the
     # totals are padded to three figures, as wide as Bruno's 137 to come.
-    assert f'<td class="figures" colspan="3">−10\t−10\t+25\t{F}25\t+17\t{F}17</td>' in html
+    # The number, the figures and the observation are one text on tab stops.
+    assert (
+        f'<td class="line" colspan="5">1&#9;−10\t−10\t+25\t{F}25\t+17\t{F}17&#9;'
+        "donneur : Alice · Alice fait rami</td>" in html
+    )
     # Donne 3: Bruno crosses at 137 and restarts at 27 (docs/rules.md R6): a cell each.
     assert (
         '<td class="figures">+7&#9;−23</td>'
@@ -90,10 +95,12 @@ def _pdf(user, partie) -> list[str]:
 @pytest.mark.parametrize(
     ("donnes", "pages"),
     [
-        # The last page of donnes has room for the ranking, the money and the chart.
-        (120, 3),
-        # It has not: they go to the next page together, the chart never alone.
+        # 39 lines on the first page, 45 on the next (games/display/sheet.py): 40 donnes
+        # leave no room on the first page for the ranking, the money and the chart; they go
+        # to the next page together, never the chart alone.
         (40, 2),
+        # 10 donnes leave room for them under the donnes.
+        (10, 1),
     ],
 )
 def test_the_chart_is_on_the_last_page_with_the_ranking(alice, donnes, pages) -> None:
@@ -104,6 +111,9 @@ def test_the_chart_is_on_the_last_page_with_the_ranking(alice, donnes, pages) ->
     assert "Classement" in last and "Argent" in last and "Courbe des scores" in last
     assert "1. David" in " ".join(last.split())
     assert not any("Courbe des scores" in text or "Classement" in text for text in texts[:-1])
+    # Each page says its number in its own content (games/display/sheet.py counts them).
+    for number, text in enumerate(texts, start=1):
+        assert re.findall(r"page \d+ / \d+", text) == [f"page {number} / {pages}"]
 
 
 # -- what the cached sheet depends on ----------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -20,6 +21,17 @@ from games.replays import Stored
 from games.scoring import Config, Preset, get_preset
 
 BLANK_ROWS = 25
+# The printed pages, counted here so that each can say "page 2 / 5" in its own content: every
+# engine prints that, where only WeasyPrint and Chromium print @page margin boxes. In lines of
+# the marque on A4 landscape (192 mm high inside the margins, less the table's header and the
+# page number: a line about 4.1 mm at 8pt, 3.7 mm at the 7pt of seven players and more), on the
+# safe side: a page a little emptier than it could be, never a page that spills onto the next.
+LINES_PER_PAGE = {False: 40, True: 45}  # by "seven players or more"
+TITLE_LINES = 6  # the first page's title, date, rules and money lines
+LINES_OF_THE_END = 28  # the ranking, the money and the chart, kept together
+PAGE_WIDTH_MM = 279
+# What an observation holds on one line, per millimetre of its column (DejaVu Sans at 7-8pt).
+CHARACTERS_PER_MM = 0.6
 # As wide as a digit (U+2007 FIGURE SPACE; DejaVu Sans's digits all have that width): totals
 # padded with it line up on the right, though they sit on a tab stop that aligns their start.
 FIGURE_SPACE = "\u2007"
@@ -74,18 +86,61 @@ class SheetRow:
     # WeasyPrint's time goes to each cell and each piece of text, so a plain row is one cell
     # for all the players. None when a total is framed or has a word under it: one cell each.
     line: str | None = None
+    pad: str = ""  # figure spaces before the number: the donne numbers end on one line
+
+    @property
+    def note(self) -> str:
+        """The observations cell: who dealt, then what happened."""
+        if not self.dealer:
+            return self.observation
+        dealt = gettext("donneur : %(name)s") % {"name": self.dealer}
+        return f"{dealt} · {self.observation}" if self.observation else dealt
 
 
 def line_up(rows: list[SheetRow]) -> list[SheetRow]:
     """Pad the totals to the sheet's widest and write each plain row as one line."""
     width = max((len(f.total) for row in rows for f in row.figures), default=0)
+    numbers = max((len(str(row.number)) for row in rows if row.number), default=0)
     for row in rows:
+        if row.number:
+            row.pad = FIGURE_SPACE * (numbers - len(str(row.number)))
         for f in row.figures:
             if f.total:
                 f.pad = FIGURE_SPACE * (width - len(f.total))
         if all(f.plain for f in row.figures):
             row.line = "\t".join(f"{f.points}\t{f.pad}{f.total}" for f in row.figures)
     return rows
+
+
+def row_lines(row: SheetRow, players: int) -> int:
+    """How many lines a row takes: two with a rachat or an exit under a total, more when its
+    observation wraps."""
+    under = any(f.rachat or f.eliminated for f in row.figures)
+    width = PAGE_WIDTH_MM - 10.5 - 21 * players
+    per_line = max(10, int(width * CHARACTERS_PER_MM))
+    return max(1 + under, -(-len(row.note) // per_line))
+
+
+@dataclass
+class SheetPage:
+    number: int
+    rows: list[SheetRow]
+
+
+def paginate(rows: list[SheetRow], players: int, *, header_lines: int = 0) -> tuple[list, bool]:
+    """The rows cut into printed pages, and whether the end (ranking, money, chart) needs a
+    page of its own."""
+    per_page = LINES_PER_PAGE[players >= 7]
+    pages: list[list[SheetRow]] = [[]]
+    room = per_page - TITLE_LINES - header_lines
+    for row in rows:
+        lines = row_lines(row, players)
+        if lines > room and pages[-1]:
+            pages.append([])
+            room = per_page
+        pages[-1].append(row)
+        room -= lines
+    return [SheetPage(n, page) for n, page in enumerate(pages, start=1)], room < LINES_OF_THE_END
 
 
 @dataclass
@@ -117,6 +172,34 @@ class Sheet:
     has_money: bool = False
     has_points_settlement: bool = False
     note: str = ""  # the partie's free note (issue 16)
+    # Players out of the race, by name: "abandon" or "exclu" beside them in the ranking, and the
+    # sentence that says why they rank after the others (docs/rules.md R19), as on the screen.
+    left: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def pages(self) -> list[SheetPage]:
+        return self._paged[0]
+
+    @property
+    def end_alone(self) -> bool:
+        """The end starts a page of its own (it would not fit under the last donnes)."""
+        return not self.blank and self._paged[1]
+
+    @property
+    def page_count(self) -> int:
+        return len(self.pages) + self.end_alone
+
+    @cached_property
+    def _paged(self) -> tuple[list[SheetPage], bool]:
+        # The free note may take lines under the title.
+        return paginate(
+            self.rows, len(self.columns), header_lines=self.note.count("\n") + len(self.note) // 150
+        )
+
+    @property
+    def ranked(self) -> list[tuple[int, str, int, str]]:
+        """The ranking with each player's exit: "", declined or definitive_exclusion."""
+        return [(rank, name, total, self.left.get(name, "")) for rank, name, total in self.ranking]
 
 
 def _fmt(amount: int, currency: str) -> str:
@@ -235,6 +318,7 @@ def build_sheet(stored: Stored, dealers: dict[int, str] | None = None) -> Sheet:
         has_money=any(final.net.values()) or final.pot > 0,
         has_points_settlement=any(final.points_settlement.values()),
         note=partie.note,
+        left=dict(states[-1].left) if states else {},
     )
 
 

@@ -13,17 +13,16 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games import replays
-from games.dealing import dealer_names
+from games import replays, sheet_files
 from games.display.marque import build_marque
-from games.display.sheet import Sheet, blank_sheet, build_sheet
+from games.display.sheet import Sheet, blank_sheet
 from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS, RamiError, check_count
 from games.views.costly import costly
 from games.views.partie_page import get_partie_for_user
-from games.views.sheet_cache import cached_render
+from games.views.sheet_cache import cached_render, kept_pdf
 
 
 def _sheet_response(request: HttpRequest, sheet: Sheet, partie: Partie | None, filename: str):
@@ -40,18 +39,12 @@ def filename(partie: Partie, extension: str) -> str:
     return f"marque-{slugify(partie.name) or partie.pk}.{extension}"
 
 
-def _build(partie: Partie) -> Sheet:
-    stored = replays.load(partie)
-    dealers = dealer_names(partie, stored.joueurs)
-    return build_sheet(stored, dealers)
-
-
 @login_required
 def partie_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
 
     def page() -> bytes:
-        context = {"sheet": _build(partie), "partie": partie}
+        context = {"sheet": sheet_files.build(partie), "partie": partie}
         return render_to_string("games/sheet.html", context, request=request).encode()
 
     return cached_render(request, partie, "html", page, content_type="text/html; charset=utf-8")
@@ -59,15 +52,9 @@ def partie_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def partie_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """Only ever a kept file: the task runner renders it (games/views/sheet_cache.py)."""
     partie = get_partie_for_user(request, pk)
-
-    def pdf() -> bytes:
-        context = {"sheet": _build(partie), "partie": partie, "pdf": True}
-        return html_to_pdf(render_to_string("games/sheet.html", context, request=request))
-
-    response = cached_render(
-        request, partie, "pdf", pdf, content_type="application/pdf", one_at_a_time=True
-    )
+    response = kept_pdf(request, partie)
     if response.status_code == 200:
         response["Content-Disposition"] = f'inline; filename="{filename(partie, "pdf")}"'
     return response

@@ -1,7 +1,12 @@
 """The printed marque and its PDF, kept once rendered: per partie state (its revision and the
-engine's version) and language, in Django's cache. An unchanged partie answers from there,
-or with a 304 to the ETag the browser holds; only a change renders again. A PDF is rendered
-one at a time per account: a second one asked meanwhile gets a 429 to retry."""
+engine's version) and language, in Django's cache (games/sheet_files.py). An unchanged partie
+answers from there, or with a 304 to the ETag the browser holds.
+
+The screen sheet renders in the request when it is not kept (a template, no layout engine). A
+PDF never does: it is rendered by the task runner (games/tasks.py), queued by every committed
+write and by a request that finds none; until it is kept the request gets a page that asks
+again by itself (503, Retry-After), so no web worker is ever held for the seconds a long
+partie's layout takes."""
 
 from __future__ import annotations
 
@@ -11,27 +16,17 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.cache import patch_cache_control
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
+from games import sheet_files, tasks
 from games.models import Partie
-from games.scoring import ENGINE_VERSION
 from games.views import costly
 
-# Long enough for the longest partie's render (1000 donnes); released as soon as it is done.
-RENDER_LOCK_SECONDS = 120
-KEPT_SECONDS = 7 * 24 * 3600
-
-
-def _key(kind: str, partie: Partie) -> str:
-    # The revision moves with what the replay reads. The sheet also shows what it does not: the
-    # money already on the table ("Qui paie qui"), the name, the currency; every service write
-    # saves updated_at, a payment tick included.
-    stamp = int(partie.updated_at.timestamp() * 1_000_000)
-    state = f"{partie.revision}:{stamp}:{ENGINE_VERSION}"
-    return f"sheet:{kind}:{partie.pk}:{state}:{get_language()}"
+# Seconds the "en préparation" page waits before asking again: a 7 × 999 PDF takes about that.
+RETRY_AFTER = 3
 
 
 def _etag(key: str) -> str:
@@ -51,35 +46,47 @@ def cached_render(
     request: HttpRequest,
     partie: Partie,
     kind: str,
-    render: Callable[[], bytes],
+    render_body: Callable[[], bytes],
     *,
     content_type: str,
-    one_at_a_time: bool = False,
 ) -> HttpResponse:
     """The rendered file of ``kind`` for this state of the partie, rendering it if needed."""
-    key = _key(kind, partie)
+    key = sheet_files.key(kind, partie, get_language())
     etag = _etag(key)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         return _private(HttpResponseNotModified(), etag)
     body = cache.get(key)
     if body is None:
-        lock = f"sheet-render:{request.user.pk}"
-        if one_at_a_time and not cache.add(lock, 1, RENDER_LOCK_SECONDS):
-            busy = HttpResponse(
-                _("Le PDF est en préparation, réessayez dans un instant."),
-                status=429,
-                content_type="text/plain; charset=utf-8",
-            )
-            busy["Retry-After"] = "5"
-            return busy
-        try:
-            # Issue 15: a render counts in the account's expensive answers; a kept one does not.
-            refused = costly.refused(request)
-            if refused:
-                return refused
-            body = render()
-            cache.set(key, body, KEPT_SECONDS)
-        finally:
-            if one_at_a_time:
-                cache.delete(lock)
+        body = render_body()
+        cache.set(key, body, sheet_files.KEPT_SECONDS)
     return _private(HttpResponse(body, content_type=content_type), etag)
+
+
+def pending(request: HttpRequest, partie: Partie) -> HttpResponse:
+    context = {"partie": partie, "retry_after": RETRY_AFTER}
+    response = render(request, "games/sheet_pending.html", context, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    add_never_cache_headers(response)
+    return response
+
+
+def kept_pdf(request: HttpRequest, partie: Partie) -> HttpResponse:
+    """The PDF of this state of the partie if the task runner has kept it; else its render is
+    queued (once: a render already waiting will do) and the page says to wait."""
+    language = get_language()
+    key = sheet_files.key("pdf", partie, language)
+    etag = _etag(key)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        return _private(HttpResponseNotModified(), etag)
+    body = cache.get(key)
+    if body is None and not cache.has_key(sheet_files.pending_key(partie.pk, language)):
+        # A render the request asks for counts in the account's expensive answers; one queued
+        # by a write, or kept, does not (games/views/costly.py).
+        refused = costly.refused(request)
+        if refused:
+            return refused
+        tasks.ask_render(partie.pk, language)
+        body = cache.get(key)  # a runner that works at once (tests) has kept it already
+    if body is None:
+        return pending(request, partie)
+    return _private(HttpResponse(body, content_type="application/pdf"), etag)

@@ -42,3 +42,24 @@ def test_printing_the_sheet_hides_the_navigation_and_buttons(page, screenshot) -
     assert chart.locator("polyline.player-line").count() == 7
     page.locator("#courbe").scroll_into_view_if_needed()
     screenshot("partie-chart", full_page=False)
+
+
+def test_chromium_prints_every_page_number_and_the_observations(page, screenshot) -> None:
+    # Seven long names, a rachat and an abandon at 4-digit totals (tests/sheet_records.py).
+    from tests.sheet_records import four_digit_record
+
+    alice = make_user("alice")
+    record = four_digit_record(60, seuil=1000)
+    partie = services.partie_import(owner=alice, record=record, name="Le grand soir")
+    _login(page)
+    page.goto(f"/parties/{partie.pk}/marque/")
+    screenshot("sheet-seven-long-names")
+    pdf = PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
+    texts = [p.extract_text() for p in pdf.pages]
+    count = len(texts)
+    for number, text in enumerate(texts, start=1):
+        # In the page's own content, not in a margin box: Firefox and WebKit print it too.
+        assert f"page {number} / {count}" in text, number
+    whole = "\n".join(texts)
+    assert whole.count("Observations") >= 2 and "Jean-Baptiste abandonne" in whole
+    assert "Les joueurs éliminés sont classés après ceux restés en course" in whole

@@ -1,0 +1,61 @@
+"""The printed marque as a file: its key in the shared cache, what it is built from, and its
+PDF rendered outside any request (games/tasks.py renders it in the background; the views only
+ever serve what is kept, games/views/sheet_cache.py).
+
+A file is kept under what it was derived from: the partie's revision (which moves with what the
+replay reads), its updated_at (every service write saves it: the note, the money ticked, the
+name), the engine's version and the language. A changed partie has a new key, so nothing stale
+is ever served and nothing needs to be deleted."""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import replays
+from games.dealing import dealer_names
+from games.display.sheet import Sheet, build_sheet
+from games.models import Partie
+from games.pdf import html_to_pdf
+from games.scoring import ENGINE_VERSION
+
+KEPT_SECONDS = 7 * 24 * 3600
+# A render asked and not started yet: the one queued will render the latest state, so a second
+# request or a second change meanwhile adds nothing to the queue. It lapses on its own, so a
+# worker that died with it set delays a new render by this long at most.
+PENDING_SECONDS = 90
+
+
+def state(partie: Partie) -> str:
+    stamp = int(partie.updated_at.timestamp() * 1_000_000)
+    return f"{partie.revision}:{stamp}:{ENGINE_VERSION}"
+
+
+def key(kind: str, partie: Partie, language: str) -> str:
+    return f"sheet:{kind}:{partie.pk}:{state(partie)}:{language}"
+
+
+def pending_key(partie_pk: int, language: str) -> str:
+    return f"sheet-pending:{partie_pk}:{language}"
+
+
+def mark_pending(partie_pk: int, language: str) -> bool:
+    """True when no render of this partie and language was waiting (this one is now)."""
+    return cache.add(pending_key(partie_pk, language), 1, PENDING_SECONDS)
+
+
+def build(partie: Partie) -> Sheet:
+    stored = replays.load(partie)
+    dealers = dealer_names(partie, stored.joueurs)
+    return build_sheet(stored, dealers)
+
+
+def sheet_html(partie: Partie, *, pdf: bool) -> str:
+    context = {"sheet": build(partie), "partie": partie, "pdf": pdf}
+    return render_to_string("games/sheet.html", context)
+
+
+def render_pdf(partie: Partie, language: str) -> bytes:
+    with translation.override(language):
+        return html_to_pdf(sheet_html(partie, pdf=True))
