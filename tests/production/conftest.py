@@ -63,7 +63,8 @@ def production(tmp_path_factory) -> Iterator[Stack]:
         stack.manage(env, "collectstatic", "--no-input")
         stack.manage(env, "check", "--deploy", "--fail-level", "WARNING")
         seeded = stack.seed(env)
-        with stack.running(server, proxy):
+        worker = stack.db_worker(tmp, env)
+        with stack.running(server, worker, proxy):
             yield Stack(env, server, proxy, seeded["partie"], seeded["token"])
     finally:
         if drop:

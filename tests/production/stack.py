@@ -207,6 +207,12 @@ def gunicorn(tmp: Path, env: dict[str, str], name: str = "gunicorn") -> Service:
     return Service(name, [str(BIN / "gunicorn")], env, port, tmp / f"{name}.log")
 
 
+def db_worker(tmp: Path, env: dict[str, str]) -> Service:
+    """The task runner beside gunicorn, as docs/deploy.md starts it: it renders the PDFs."""
+    command = [str(BIN / "python"), "manage.py", "db_worker", "--no-reload"]
+    return Service("db_worker", command, env, 0, tmp / "db_worker.log")
+
+
 def caddy(tmp: Path, upstream: int) -> Service:
     """deploy/Caddyfile as shipped, its variables set for a test: Caddy's internal authority
     for localhost, on free ports of 127.0.0.1, its state under tmp, its root trusted nowhere."""

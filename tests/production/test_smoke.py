@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -34,9 +35,23 @@ def alice(production) -> Client:
     return client
 
 
+# A PDF not rendered yet is "en préparation" (503, Retry-After) until the task runner beside
+# gunicorn has rendered it: followed as the page itself does, within a bound.
+PDF_WAIT_SECONDS = 120
+
+
+def get_following_retry_after(client: Client, path: str) -> tuple[int, dict, bytes]:
+    deadline = time.monotonic() + PDF_WAIT_SECONDS
+    while True:
+        status, headers, body = client.request("GET", path)
+        if status != 503 or time.monotonic() > deadline:
+            return status, headers, body
+        time.sleep(int(headers.get("Retry-After", "1")))
+
+
 @pytest.mark.parametrize(("path", "content_type"), PAGES)
 def test_each_page_and_file_of_the_owner(production, alice, path, content_type) -> None:
-    status, headers, body = alice.request("GET", path.format(partie=production.partie))
+    status, headers, body = get_following_retry_after(alice, path.format(partie=production.partie))
     assert (status, headers["Content-Type"]) == (200, content_type), body[:2000]
     assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
     if content_type == "application/pdf":
