@@ -96,8 +96,10 @@ def test_offline_reload_shows_the_kept_marque_and_a_queued_donne_catches_up(
     expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
     until(
         phone,
-        """marker => caches.open("ramiscore-pages")
-            .then(cache => cache.match(location.href))
+        """marker => caches.keys()
+            .then(names => names.find(name => name.startsWith("ramiscore-pages-")))
+            .then(name => name ? caches.open(name) : null)
+            .then(cache => cache ? cache.match(location.href) : null)
             .then(kept => kept ? kept.text() : "")
             .then(text => text.includes(marker))""",
         f'data-partie="{partie}" data-number="2"',
