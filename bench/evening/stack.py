@@ -1,7 +1,8 @@
 """The production setup of the README, started here and torn down after: a private
-PostgreSQL cluster, Redis, two gunicorn servers (the repository's settings, DEBUG off) and
-Caddy in front, balancing them and retrying on the other when one dies. Each server can be
-pinned to given CPUs, so that a figure per core of the app servers means what it says."""
+PostgreSQL cluster, Redis, two gunicorn servers (the repository's settings, DEBUG off), each
+with its task runner, and Caddy in front, balancing them and retrying on the other when one
+dies. Each server can be pinned to given CPUs, so that a figure per core of the app servers
+means what it says."""
 
 from __future__ import annotations
 
@@ -91,6 +92,7 @@ class Stack:
         self.prepare()
         for name in ("app1", "app2"):
             self.start_app(name)
+            self.start_worker(f"{name}-tasks")
         self.start_proxy()
 
     def start_postgres(self) -> None:
@@ -168,6 +170,16 @@ class Stack:
         self.procs[name] = subprocess.Popen(command, env=self.env, cwd=ROOT, start_new_session=True)
         wait_for(lambda: answers(self.ports[name]), f"gunicorn {name}")
 
+    def start_worker(self, name: str) -> None:
+        """The task runner beside each app server, as docs/deploy.md runs it: the PDFs."""
+        command = [sys.executable, "manage.py", "db_worker", "--no-reload"]
+        if self.app_cpus:
+            command = ["taskset", "-c", self.app_cpus, *command]
+        self.procs[name] = subprocess.Popen(
+            command, env=self.env, cwd=ROOT, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+
     def start_proxy(self) -> None:
         self.ports["proxy"] = free_port()
         upstreams = " ".join(f"{HOST}:{self.ports[n]}" for n in ("app1", "app2"))
@@ -197,9 +209,10 @@ class Stack:
     # --- the faults ------------------------------------------------------------------------
 
     def kill_app(self, name: str) -> None:
-        """kill -9 the server: its master and every worker, as a crashed machine would."""
-        os.killpg(self.procs[name].pid, signal.SIGKILL)
-        self.procs[name].wait()
+        """kill -9 the server and its task runner, as a crashed machine would."""
+        for proc in (self.procs[name], self.procs[f"{name}-tasks"]):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
     def restart_redis(self) -> None:
         self.procs["redis"].kill()
@@ -212,7 +225,7 @@ class Stack:
         wait_for(self._pg_ready, "PostgreSQL")
 
     def stop(self) -> None:
-        for name in ("proxy", "app1", "app2", "redis"):
+        for name in ("proxy", "app1", "app1-tasks", "app2", "app2-tasks", "redis"):
             proc = self.procs.get(name)
             if proc is None or proc.poll() is not None:
                 continue
