@@ -19,8 +19,7 @@ class GamesConfig(AppConfig):
             keep_username_key, sender=get_user_model(), dispatch_uid="games.username_key"
         )
 
-        # The share poll's cached state moves when a partie changes (games/follow.py).
-        from games import follow  # noqa: F401
-
-        # Connects the render of a partie's PDF to every committed write (games/tasks.py).
-        from games import tasks  # noqa: F401
+        # Receivers of every save of a partie: the share poll's cached state moves
+        # (games/follow.py), and the PDF is rendered again once the write is committed
+        # (games/tasks.py).
+        from games import follow, tasks  # noqa: F401
