@@ -30,6 +30,9 @@ RECORDED_FILE = os.environ.get("EVENING_RECORDED", "")
 DONNE_EVERY = (60, 180)
 HTMX = {"HX-Request": "true"}
 RECORDED = "notée"
+# A phone's queue sends a donne again every few seconds until it gets an answer; here once a
+# second, ten times (a PostgreSQL restart lasts a second or two).
+RETRIES = 10
 STALE = "a changé"
 
 recorded: dict[int, set[str]] = {}  # partie id: idempotency keys the page said were recorded
@@ -82,7 +85,7 @@ class Scorekeeper(FastHttpUser):
         post = new_donne(self.html, self.rng)
         # A phone whose request got no answer sends the same donne again (its key): the
         # server records it once (docs/decisions.md "Offline").
-        for attempt in range(4):
+        for attempt in range(RETRIES + 1):
             with self.client.post(
                 f"/parties/{self.pk}/donnes/",
                 data=post,
@@ -98,7 +101,7 @@ class Scorekeeper(FastHttpUser):
                 if response.status_code == 200 and STALE in body:
                     self.html = ""  # another phone wrote meanwhile: read the page again
                     return
-                if response.status_code in (0, 502, 503, 504) and attempt < 3:
+                if response.status_code in (0, 502, 503, 504) and attempt < RETRIES:
                     response.success()  # retried below, counted once if it fails for good
                     time.sleep(1)
                     continue
