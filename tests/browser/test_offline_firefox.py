@@ -50,7 +50,7 @@ class Firefox:
             raise AssertionError(f"{op} {args}: {answer['error']}")
         return answer.get("value")
 
-    def wait(self, js: str, ms: int = 10_000):
+    def wait(self, js: str, ms: int = 30_000):
         return self("wait", js=js, ms=ms)
 
     def record(self, winner: str, **points: int) -> None:

@@ -18,7 +18,8 @@ const browser = await puppeteer.launch({
 });
 const page = await browser.newPage();
 await page.setViewport({ width: 390, height: 844 });
-page.setDefaultTimeout(10000);
+// Generous: the machine running the tests may be shared and slow at times.
+page.setDefaultTimeout(30000);
 
 // A function's source, called in the page (and awaited when it returns a promise).
 function call(js) {
@@ -45,7 +46,7 @@ async function run(command) {
     case "eval":
       return await call(command.js);
     case "wait": {
-      const until = Date.now() + (command.ms || 10000);
+      const until = Date.now() + (command.ms || 30000);
       for (;;) {
         const value = await call(command.js).catch(() => false);
         if (value) return value;
