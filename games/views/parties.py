@@ -21,7 +21,7 @@ from games.forms import NoteForm, PartieForm
 from games.forms.partie import MONEY_FIELDS
 from games.login import client_ip
 from games.models import Partie
-from games.scoring import RamiError
+from games.scoring import MAX_SEATS, RamiError
 from games.scoring.config import RULE_OPTIONS
 from games.scoring.dealer import rematch_seat
 from games.selectors import parties_of
@@ -139,7 +139,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
                     guest_login(request, partie)
                 return redirect("partie_detail", pk=partie.pk)
     joueurs = form.joueurs if form.is_bound else again
-    rows = joueurs + [""] * (7 - len(joueurs))
+    rows = joueurs + [""] * (MAX_SEATS - len(joueurs))  # docs/rules.md §8: one row per seat
     context = {
         "form": form,
         "rows": rows,
