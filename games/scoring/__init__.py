@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .config import RECORD_KEYS, Config
-from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
+from .donne import DonneInput, DonneState, PendingRachat, RachatInfo, next_number
 from .entry import BOX_MAX_POINTS, Boxes, TypedDonne, read_typed, typed_win
 from .errors import MESSAGES, N_, RamiError
 from .final import POT, Final, positions_with_pot, settle
@@ -57,6 +57,7 @@ __all__ = [
     "TypedDonne",
     "gave_up",
     "is_out",
+    "next_number",
     "read_typed",
     "typed_win",
     "FRENCH_LETTERS",
