@@ -68,3 +68,11 @@ def test_no_table_has_no_first_dealer() -> None:
 def test_only_a_player_en_course_deals() -> None:
     assert can_deal(["Anne", "Chloé"], "Chloé")
     assert not can_deal(["Anne", "Chloé"], "Bruno")  # Bruno left the partie
+
+
+def test_the_seats_stop_at_the_largest_table_of_any_preset() -> None:
+    # docs/rules.md §8: rami52_6 and rami51 seat 7, no preset more.
+    from games.scoring import MAX_SEATS, PRESETS
+
+    assert MAX_SEATS == 7
+    assert max(p.max_players for p in PRESETS.values()) == MAX_SEATS
