@@ -129,7 +129,7 @@ class DonneForm(forms.Form):
             marque.partie,
             marque.stored.joueurs,
             [j.name for j in marque.in_race],
-            marque.recorded + 1,
+            marque.next_number,
         )
         form.fields["dealer"].initial = str(dealer.pk) if dealer else ""
         return form
