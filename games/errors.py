@@ -8,6 +8,7 @@ from django.utils.translation import get_language, gettext
 
 from games.scoring import RamiError, card_letter
 from games.scoring.errors import DONNE_PREFIX, N_, Detail
+from games.scoring.errors import MESSAGES as ENGINE_MESSAGES
 
 MESSAGES: dict[str, str] = {
     "decision_en_attente": N_(
@@ -84,9 +85,8 @@ MESSAGES: dict[str, str] = {
         "La note contient un caractère de contrôle (invisible) : retirez-le, puis enregistrez."
     ),
     "note_trop_longue": N_("La note tient en %(max)s caractères au plus."),
-    "premier_donneur_invalide": N_(
-        "Le premier donneur doit être l'un des %(count)s joueurs de la table."
-    ),
+    # The engine's own refusal (games/scoring/dealer.py), raised by the services too.
+    "premier_donneur_invalide": ENGINE_MESSAGES["premier_donneur_invalide"],
 }
 NOM_IMPORT = N_("Partie importée")
 

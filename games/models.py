@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from games.scoring import PRESETS
+from games.scoring import MAX_SEATS, PRESETS
 from games.validators import MAX_NOTE, validate_joueur_name, validate_note, validate_partie_name
 
 # The labels are the engine's N_ messages: translated when shown.
@@ -52,9 +52,12 @@ class Partie(models.Model):
     target_inclusive = models.BooleanField(_("l'objectif atteint termine"), null=True, blank=True)
     # docs/rules.md R21: the table may end the partie by hand.
     ended = models.BooleanField(_("terminée à la main"), default=False)
-    # docs/rules.md "Le donneur": the seat (1 = the first) that deals the first donne.
+    # docs/rules.md "Le donneur": the seat (1 = the first) that deals the first donne; §8: no
+    # preset seats more than MAX_SEATS.
     first_dealer = models.PositiveSmallIntegerField(
-        _("premier donneur"), default=1, validators=[MinValueValidator(1), MaxValueValidator(8)]
+        _("premier donneur"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_SEATS)],
     )
     # Free text: where, who brought the cake, a dispute settled. Not read by the replay.
     # The same validator for the note form and every import (games/validators.py).

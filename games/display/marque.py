@@ -16,13 +16,22 @@ from games.display.colours import glyph, player_colours
 from games.display.names import short_labels
 from games.models import Joueur, Partie
 from games.replays import Stored
-from games.scoring import Config, DonneState, get_preset
+from games.scoring import (
+    DECLINED,
+    DEFINITIVE_EXCLUSION,
+    EN_COURSE,
+    Config,
+    DonneState,
+    get_preset,
+    is_out,
+    next_number,
+)
 
 # Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
-    "en_course": gettext_lazy("en course"),
-    "declined": gettext_lazy("éliminé"),
-    "definitive_exclusion": gettext_lazy("exclu"),
+    EN_COURSE: gettext_lazy("en course"),
+    DECLINED: gettext_lazy("éliminé"),
+    DEFINITIVE_EXCLUSION: gettext_lazy("exclu"),
 }
 
 
@@ -72,6 +81,11 @@ class PlayerLine:
     def dots(self) -> str:
         # ●●○: rachats used out of those allowed (docs/rules.md §3.5).
         return "●" * self.rachats_used + "○" * max(0, self.max_rachats - self.rachats_used)
+
+    @property
+    def out(self) -> bool:
+        """Out of the partie (the engine says what his status means)."""
+        return is_out(self.status)
 
     @property
     def status_label(self) -> str:
@@ -124,12 +138,17 @@ class Marque:
     @property
     def has_eliminated(self) -> bool:
         # docs/rules.md R19: the ranking puts them after the players en course, latest first.
-        return any(line.status != "en_course" for line in self.players)
+        return any(line.out for line in self.players)
 
     @property
     def recorded(self) -> int:
         """How many donnes are stored (the replay may stop earlier, at a pending decision)."""
         return self.summary.recorded
+
+    @property
+    def next_number(self) -> int:
+        """The number the next donne is recorded under (the engine numbers them)."""
+        return next_number(self.recorded)
 
     @property
     def blocked(self) -> list[int]:
@@ -141,7 +160,7 @@ class Marque:
         """ "3 / 4" for presets played in a fixed number of manches (docs/rules.md §4)."""
         if not self.rules.fixed_manches:
             return ""
-        return f"{self.recorded + 1} / {self.rules.fixed_manches}"
+        return f"{self.next_number} / {self.rules.fixed_manches}"
 
     @property
     def over(self) -> bool:
@@ -231,7 +250,7 @@ def build_marque(stored: Stored) -> Marque:
             total=last.totals[j.name] if last else 0,
             rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
             max_rachats=stored.config.rachats_offered,
-            status=last.left.get(j.name, "en_course") if last else "en_course",
+            status=last.left.get(j.name, EN_COURSE) if last else EN_COURSE,
             leader=j.name in leaders,
             pending=j.name in pending_names,
             label=labels[j.name],

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.display.numbers import number, ordinal
-from games.scoring import TALON_EPUISE, DonneState
+from games.scoring import TALON_EPUISE, DonneState, gave_up
 
 # How the rule book says each way of winning; seed 000 writes RAMI DE LA MAIN in capitals.
 WIN_PHRASES = {
@@ -56,7 +56,7 @@ def _crossing(state: DonneState, name: str) -> str:
             "name": name,
             "nth": ordinal(state.crossings[name]),
         }
-    if reason == "declined":
+    if gave_up(reason or ""):
         return _("%(name)s abandonne") % {"name": name}
     if state.partie_over:
         # docs/rules.md R15 / R10: no rachat when the partie ends in this donne; he ranks by total.

@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 from games.centimes import from_centimes
 from games.display.marque import Marque
 from games.display.numbers import format_money, number, ordinal
-from games.scoring import DonneState
+from games.scoring import DonneState, gave_up
 from games.scoring.presets import END_REASONS
 
 
@@ -66,7 +66,7 @@ def left_sentence(state: DonneState, name: str) -> str:
         return _("%(name)s franchit le seuil sans rachat possible : exclusion définitive.") % {
             "name": name
         }
-    if reason == "declined":
+    if gave_up(reason or ""):
         return _("%(name)s abandonne et quitte la partie, à %(total)s points.") % {
             "name": name,
             "total": state.totals.get(name, 0),

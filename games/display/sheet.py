@@ -18,7 +18,7 @@ from games.display.marque import Cell, cells_of
 from games.display.numbers import format_money, number, signed
 from games.display.observations import observations
 from games.replays import Stored
-from games.scoring import Config, Preset, get_preset
+from games.scoring import Config, Preset, gave_up, get_preset, is_out
 
 BLANK_ROWS = 25
 # The printed pages, counted here so that each can say "page 2 / 5" in its own content: every
@@ -55,6 +55,18 @@ class Figures:
     @property
     def plain(self) -> bool:
         return not (self.framed or self.rachat or self.eliminated)
+
+    @property
+    def exit_word(self) -> str:
+        return exit_word(self.eliminated)
+
+
+def exit_word(status: str) -> str:
+    """The word the printed marque writes under a player who left: "abandon" when he declined
+    his rachat, "exclu" when the rules put him out, nothing en course (the engine says which)."""
+    if gave_up(status):
+        return gettext("abandon")
+    return gettext("exclu") if is_out(status) else ""
 
 
 def figures_of(cell: Cell) -> Figures:
@@ -198,8 +210,11 @@ class Sheet:
 
     @property
     def ranked(self) -> list[tuple[int, str, int, str]]:
-        """The ranking with each player's exit: "", declined or definitive_exclusion."""
-        return [(rank, name, total, self.left.get(name, "")) for rank, name, total in self.ranking]
+        """The ranking with the word for each player's exit ("" en course, ``exit_word``)."""
+        return [
+            (rank, name, total, exit_word(self.left.get(name, "")))
+            for rank, name, total in self.ranking
+        ]
 
 
 def _fmt(amount: int, currency: str) -> str:

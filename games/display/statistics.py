@@ -21,7 +21,7 @@ from games.centimes import from_centimes
 from games.display.money_chart import money_chart, money_series
 from games.models import Habitue, Partie
 from games.replays import Stored
-from games.scoring import PRESETS, get_preset
+from games.scoring import DEFINITIVE_EXCLUSION, PRESETS, gave_up, get_preset
 
 PERIODS = {
     "tout": gettext_lazy("Depuis toujours"),
@@ -267,8 +267,8 @@ def _count(
         line.won += rank == 1
         line.totals.setdefault(partie.preset, []).append(total)
         left = last.left.get(name) if last else None
-        line.declined += left == "declined"
-        line.exclusions += left == "definitive_exclusion"
+        line.declined += gave_up(left or "")
+        line.exclusions += left == DEFINITIVE_EXCLUSION
         money = line.money.setdefault(partie.currency, Money(partie.currency))
         net = final.net.get(name, 0)
         money.won += max(net, 0)

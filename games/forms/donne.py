@@ -17,8 +17,10 @@ from games.dealing import dealer_of_next
 from games.errors import translated
 from games.models import Donne, Joueur
 from games.scoring import (
+    BOX_MAX_POINTS,
     FRENCH_LETTERS,
     TALON_EPUISE,
+    Boxes,
     Hand,
     Preset,
     RamiError,
@@ -28,9 +30,10 @@ from games.scoring import (
     hand_penalty,
     hands_needed,
     implausible,
-    parse_card,
     plausible_max,
+    read_typed,
     table_warnings,
+    typed_win,
 )
 from games.scoring.presets import RANKS
 
@@ -46,7 +49,6 @@ CARTES_IMPLAUSIBLES = _(
 )
 JOKERS_MAX = _("Ce jeu n'a que %(limit_value)s jokers.")
 GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
-MAX_POINTS = 5000  # a hand of 13 cards and 4 jokers at ×4 stays far below this
 
 Hands = dict[Joueur, dict[str, Any]]
 
@@ -97,7 +99,7 @@ class DonneForm(forms.Form):
             self.fields[self._points(j)] = forms.IntegerField(
                 label=_("Points"),
                 min_value=0,
-                max_value=MAX_POINTS,
+                max_value=BOX_MAX_POINTS,
                 required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
             )
@@ -127,7 +129,7 @@ class DonneForm(forms.Form):
             marque.partie,
             marque.stored.joueurs,
             [j.name for j in marque.in_race],
-            marque.recorded + 1,
+            marque.next_number,
         )
         form.fields["dealer"].initial = str(dealer.pk) if dealer else ""
         return form
@@ -290,19 +292,20 @@ class DonneForm(forms.Form):
         winner_key = cleaned.get("winner")
         if winner_key is None:
             return cleaned
-        talon = winner_key == TALON_EPUISE
-        winner = None if talon else next(j for j in self.joueurs if str(j.pk) == winner_key)
+        winner = next((j for j in self.joueurs if str(j.pk) == winner_key), None)
         cleaned["winner_joueur"] = winner
-        cleaned["win"] = TALON_EPUISE if talon else cleaned.get("win") or self.preset.default_win
-        hands: Hands = {}
-        needed = hands_needed(self.preset, cleaned["win"])
-        for j in self.joueurs:
-            if j == winner:
-                continue
-            hand = self._hand(j, cleaned, needed=needed)
-            if hand is not None:
-                hands[j] = hand
-                self._check_plausible(j, hand, cleaned)
+        # The engine reads the boxes (games/scoring/entry.py): the win type, who keeps a hand.
+        cleaned["win"] = typed_win(self.preset, winner_key, cleaned.get("win"))
+        boxes = {j: self._boxes(j, cleaned) for j in self.joueurs}
+        typed = read_typed(self.preset, self.joueurs, winner, cleaned["win"], boxes)
+        for joueur, err in typed.unreadable.items():
+            self.add_error(self._cards(joueur), translated(err))
+        for joueur in typed.missing:
+            if self._points(joueur) not in self.errors:
+                self.add_error(self._points(joueur), MAIN_MANQUANTE % {"name": joueur.name})
+        for joueur, hand in typed.hands.items():
+            self._check_plausible(joueur, hand, cleaned)
+        hands: Hands = typed.hands
         cleaned["hands"] = hands
         if not cleaned.get("forcer"):
             warnings = table_warnings(self.preset, [Hand.from_dict(h) for h in hands.values()])
@@ -310,6 +313,15 @@ class DonneForm(forms.Form):
                 self.add_error(None, translated(warning))
             self.table_warning = bool(warnings)
         return cleaned
+
+    def _boxes(self, joueur: Joueur, cleaned: dict[str, Any]) -> Boxes:
+        """What this player's boxes hold, once Django has read each as a number or a text (a
+        box it refused reads as empty: its own error is next to it)."""
+        return Boxes(
+            cards=cleaned.get(self._cards(joueur)) or "",
+            points=cleaned.get(self._points(joueur)),
+            jokers=cleaned.get(self._jokers(joueur)) or 0,
+        )
 
     def _check_plausible(self, joueur: Joueur, hand: dict[str, Any], cleaned: dict) -> None:
         """A hand above what one player can hold waits for the scorekeeper's "oui"."""
@@ -332,29 +344,6 @@ class DonneForm(forms.Form):
             }
         self.add_error(self._ok(joueur), message)
 
-    def _hand(
-        self, joueur: Joueur, cleaned: dict[str, Any], *, needed: bool = True
-    ) -> dict[str, Any] | None:
-        points = cleaned.get(self._points(joueur))
-        jokers = cleaned.get(self._jokers(joueur)) or 0
-        text = cleaned.get(self._cards(joueur), "")
-        if text.strip():
-            try:
-                cards = [parse_card(card) for card in text.replace(",", " ").split()]
-            except RamiError as err:
-                self.add_error(self._cards(joueur), translated(err))
-                return None
-            return {"cards": cards, "jokers": jokers}
-        if points is not None:
-            return {"points": points, "jokers": jokers}
-        if jokers:
-            return {"cards": [], "jokers": jokers}
-        if not needed:
-            return None  # docs/rules.md R27: a flat win, the hand does not count
-        if self._points(joueur) not in self.errors:
-            self.add_error(self._points(joueur), MAIN_MANQUANTE % {"name": joueur.name})
-        return None
-
     # -- after the engine -------------------------------------------------------------------
 
     def add_refusal(self, err: RamiError, number: int) -> None:
@@ -372,7 +361,7 @@ class DonneForm(forms.Form):
         save would give about it (an implausible hand), before the tap (the live preview)."""
         self.is_valid()
         cleaned = self.cleaned_data
-        win = cleaned.get("win") or self.preset.default_win
+        win = typed_win(self.preset, cleaned.get("winner"), cleaned.get("win"))
         winner = cleaned.get("winner_joueur")
         lines = []
         for joueur in self.joueurs:

@@ -12,14 +12,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import PartieError, translated
+from games.errors import translated
 from games.models import Partie
-from games.scoring import PRESETS, player_problems, stored_name
+from games.scoring import MAX_SEATS, PRESETS, RamiError, player_problems, stored_name
 from games.scoring.config import RULE_OPTIONS
+from games.scoring.dealer import check_first_seat
 from games.validators import note_text, validate_note
 
 MONEY_FIELDS = ("stake", "rachat_price", "point_value", "rachat_price_2", "rachat_price_3")
-MAX_SEATS = 7  # the most players a preset seats (docs/rules.md §8)
 TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
 
 
@@ -97,8 +97,11 @@ class PartieForm(forms.ModelForm):
                 gettext(p.summary),
                 {
                     "seuil": str(p.seuil or "—"),
-                    "seuil_inclusive": (yes if p.seuil_inclusive else no) if p.seuil else "—",
-                    "max_rachats": str(p.max_rachats if p.seuil else "—"),
+                    "seuil_inclusive": (
+                        (yes if p.seuil_inclusive else no) if p.has_elimination else "—"
+                    ),
+                    # docs/rules.md §5: no rachat without a seuil to cross.
+                    "max_rachats": str(p.rachats_offered) if p.has_elimination else "—",
                     "fixed_manches": str(p.fixed_manches or "—"),
                     "target": str(p.target or "—"),
                     "target_inclusive": (yes if p.target_inclusive else no) if p.target else "—",
@@ -124,9 +127,12 @@ class PartieForm(forms.ModelForm):
             for problem in player_problems(preset, self.joueurs):
                 self.add_error(None, forms.ValidationError(translated(problem), code=problem.code))
         seat = cleaned.get("first_dealer")
-        if seat and self.joueurs and seat > len(self.joueurs):
-            problem = PartieError("premier_donneur_invalide", count=len(self.joueurs))
-            self.add_error("first_dealer", translated(problem))
+        if seat and self.joueurs:
+            # docs/rules.md "Le donneur": the engine says which seats may deal first.
+            try:
+                check_first_seat(seat, len(self.joueurs))
+            except RamiError as problem:
+                self.add_error("first_dealer", translated(problem))
         return cleaned
 
 

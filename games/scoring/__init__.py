@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .config import RECORD_KEYS, Config
-from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
+from .donne import DonneInput, DonneState, PendingRachat, RachatInfo, next_number
+from .entry import BOX_MAX_POINTS, Boxes, TypedDonne, read_typed, typed_win
 from .errors import MESSAGES, N_, RamiError
 from .final import POT, Final, positions_with_pot, settle
 from .hands import (
@@ -25,7 +26,20 @@ from .players import (
     player_problems,
     stored_name,
 )
-from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
+from .presets import (
+    DECLINED,
+    DEFINITIVE_EXCLUSION,
+    EN_COURSE,
+    FRENCH_LETTERS,
+    MAX_SEATS,
+    PRESETS,
+    TALON_EPUISE,
+    Preset,
+    card_letter,
+    gave_up,
+    get_preset,
+    is_out,
+)
 from .replay import Replay, replay
 
 # Stored replays are tagged with it (games/replays.py): change it with any change of what the
@@ -33,7 +47,19 @@ from .replay import Replay, replay
 ENGINE_VERSION = "2026.12.3"
 
 __all__ = [
+    "BOX_MAX_POINTS",
+    "DECLINED",
+    "DEFINITIVE_EXCLUSION",
+    "EN_COURSE",
     "ENGINE_VERSION",
+    "MAX_SEATS",
+    "Boxes",
+    "TypedDonne",
+    "gave_up",
+    "is_out",
+    "next_number",
+    "read_typed",
+    "typed_win",
     "FRENCH_LETTERS",
     "RECORD_KEYS",
     "card_letter",

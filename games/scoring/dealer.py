@@ -6,12 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .errors import RamiError
+
+
+def check_first_seat(seat: int, count: int) -> None:
+    """docs/rules.md "Le donneur": the first dealer sits at the table, one of its ``count``
+    seats (1 = the first). Raises ``premier_donneur_invalide``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= count:
+        raise RamiError("premier_donneur_invalide", count=count)
+
 
 def first_dealer(players: Sequence[str], seat: int) -> str:
-    """The player at ``seat`` (1 = the first seat); a seat past the table is the first."""
-    if not players:
-        raise ValueError("no players")
-    return players[seat - 1] if 1 <= seat <= len(players) else players[0]
+    """The player at ``seat`` (1 = the first seat). A seat off the table is refused
+    (``check_first_seat``), never read as another seat."""
+    check_first_seat(seat, len(players))
+    return players[seat - 1]
 
 
 def next_dealer(

@@ -13,6 +13,12 @@ from .players import name_key, shown
 from .presets import Preset
 
 
+def next_number(recorded: int) -> int:
+    """The number of the donne after ``recorded`` donnes: its place in the record's list,
+    counted from 1 (docs/rules.md §1.4, the donnes in the order played)."""
+    return recorded + 1
+
+
 def _is_name(value: Any) -> bool:
     return isinstance(value, str) and value != ""
 

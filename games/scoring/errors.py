@@ -92,6 +92,10 @@ MESSAGES: dict[str, str] = {
     "main_en_trop": N_("%(player)s ne doit pas avoir de main dans cette donne (%(reason)s)."),
     "mains_incompletes": N_("Il manque la main de %(player)s."),
     "partie_terminee": N_("La partie est terminée : on ne peut plus ajouter de donne."),
+    # docs/rules.md "Le donneur": the first dealer is one of the players seated.
+    "premier_donneur_invalide": N_(
+        "Le premier donneur doit être l'un des %(count)s joueurs de la table."
+    ),
     # Rachats.
     "decision_invalide": N_("Le rachat de %(player)s doit être oui ou non."),
     "decision_manquante": N_(

@@ -4,7 +4,9 @@ replay all ask here, so a name gets one verdict on every path."""
 
 from __future__ import annotations
 
+import sys
 import unicodedata
+from functools import cache
 from typing import Any
 
 from .errors import N_, Detail, RamiError
@@ -73,6 +75,33 @@ def person_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(bare.casefold().split())
+
+
+@cache
+def person_key_tables() -> dict[str, Any]:
+    """What a browser needs to compute ``person_key`` exactly as above (the new-partie page
+    lights the habitués typed by hand): JavaScript has NFKD and ``toLowerCase`` but neither
+    ``unicodedata.combining`` nor ``casefold``. ``marks``: the characters the key drops after
+    NFKD, as the body of a RegExp character class (``u`` flag); ``folds``: the characters,
+    after ``toLowerCase``, whose case folding is something else ("ß" → "ss", "ς" → "σ").
+    Then key = NFKD, drop ``marks``, ``toLowerCase``, map ``folds``, collapse the spaces."""
+    ranges: list[list[int]] = []
+    folds: dict[str, str] = {}
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if unicodedata.combining(char):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+        folded = char.casefold()
+        if folded != char.lower() and unicodedata.normalize("NFKD", char) == char:
+            folds[char] = folded
+    marks = "".join(
+        f"\\u{{{low:x}}}" if low == high else f"\\u{{{low:x}}}-\\u{{{high:x}}}"
+        for low, high in ranges
+    )
+    return {"marks": marks, "folds": folds}
 
 
 def skeleton(name: str) -> str:

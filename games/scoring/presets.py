@@ -65,6 +65,17 @@ class Preset:
     def has_elimination(self) -> bool:
         return self.seuil is not None
 
+    @property
+    def rachats_offered(self) -> int:
+        """How many rachats a player may buy: none without a seuil to cross (docs/rules.md §5)."""
+        return self.max_rachats if self.has_elimination else 0
+
+    @property
+    def explains_rami_de_la_main(self) -> bool:
+        """docs/rules.md R3: the preset where a win is declared "rami de la main", which the
+        donne form explains in one sentence."""
+        return "rami_de_la_main" in self.win_types
+
     def all_win_types(self) -> dict[str, str]:
         """The win types a donne may declare, talon épuisé included when the preset counts it."""
         if self.talon_epuise:
@@ -170,6 +181,9 @@ RAMI40 = Preset(
 )
 
 PRESETS: dict[str, Preset] = {p.key: p for p in (CLASSIQUE, RAMI52_7, RAMI52_6, RAMI51, RAMI40)}
+# docs/rules.md §8: the most players any preset seats (7, rami52_6 and rami51). The
+# new-partie form's rows, its first-dealer seats and the model's validator stop here.
+MAX_SEATS = max(p.max_players for p in PRESETS.values())
 
 
 def get_preset(key: str | Preset) -> Preset:
@@ -189,7 +203,22 @@ END_REASONS: dict[str, str] = {
     "target_reached": N_("un total a atteint l'objectif"),
     "manual": N_("partie terminée par la table"),
 }
+# A player's status in the partie: en course, or out for one of ELIMINATION_REASONS
+# (docs/rules.md R5: he declined his rachat; R8: his last crossing excluded him).
+EN_COURSE = "en_course"
+DECLINED = "declined"
+DEFINITIVE_EXCLUSION = "definitive_exclusion"
 ELIMINATION_REASONS: dict[str, str] = {
-    "declined": N_("abandon"),
-    "definitive_exclusion": N_("exclusion définitive"),
+    DECLINED: N_("abandon"),
+    DEFINITIVE_EXCLUSION: N_("exclusion définitive"),
 }
+
+
+def is_out(status: str) -> bool:
+    """Out of the partie: he neither plays nor deals any more ("" or EN_COURSE: he does)."""
+    return status not in ("", EN_COURSE)
+
+
+def gave_up(status: str) -> bool:
+    """docs/rules.md R5: out because he declined his rachat (an "abandon", not an exclusion)."""
+    return status == DECLINED

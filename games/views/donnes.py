@@ -78,7 +78,7 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
                     return stale(request, partie, err)
                 form = DonneForm.retyped(marque, request.POST, err)
                 return render_partie(request, marque, form, status=409 if not request.htmx else 200)
-            form.add_refusal(err, marque.recorded + 1)
+            form.add_refusal(err, marque.next_number)
         else:
             number = recorded.donne.number
             messages.success(request, _("Donne %(n)s notée.") % {"n": number})

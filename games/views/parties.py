@@ -21,9 +21,10 @@ from games.forms import NoteForm, PartieForm
 from games.forms.partie import MONEY_FIELDS
 from games.login import client_ip
 from games.models import Partie
-from games.scoring import RamiError
+from games.scoring import MAX_SEATS, RamiError
 from games.scoring.config import RULE_OPTIONS
 from games.scoring.dealer import rematch_seat
+from games.scoring.players import person_key_tables
 from games.selectors import parties_of
 from games.services.habitues import habitues_of
 from games.throttle import give_back
@@ -139,12 +140,15 @@ def partie_new(request: HttpRequest) -> HttpResponse:
                     guest_login(request, partie)
                 return redirect("partie_detail", pk=partie.pk)
     joueurs = form.joueurs if form.is_bound else again
-    rows = joueurs + [""] * (7 - len(joueurs))
+    rows = joueurs + [""] * (MAX_SEATS - len(joueurs))  # docs/rules.md §8: one row per seat
+    habitues = [] if new_guest else habitues_of(request.user)
     context = {
         "form": form,
         "rows": rows,
         "presets": PartieForm.preset_choices(),
-        "habitues": [] if new_guest else habitues_of(request.user),
+        "habitues": habitues,
+        # static/js/habitues.js matches a name typed by hand as the engine does.
+        "person_key": person_key_tables() if habitues else None,
         "rematch": bool(again),
     }
     return render(request, "games/partie_new.html", context, status=status)

@@ -1,18 +1,30 @@
-/* The new-partie form's habitués (issue 16): a tap on a regular player's name seats him in
+/* The new-partie form's habitués: a tap on a regular player's name seats him in
    the next empty place, in the order of the taps; a second tap takes him off. The "Premier
    donneur" list shows the names typed at each seat. No strings here: the page hands them
    over in data attributes. */
 (function () {
   "use strict";
 
-  // As the Comptes page matches names: case, accents and spaces ignored.
-  function key(name) {
-    return name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim().split(/\s+/).join(" ");
+  // The engine's person_key (games/scoring/players.py): case, accents and spaces ignored. Each
+  // chip carries its key; for a name typed by hand, the page hands over what JavaScript lacks
+  // (the marks NFKD leaves, the case foldings that are not toLowerCase): person_key_tables.
+  function keyer() {
+    const el = document.getElementById("person-key");
+    const tables = el ? JSON.parse(el.textContent) : { marks: "", folds: {} };
+    const marks = tables.marks ? new RegExp("[" + tables.marks + "]", "gu") : null;
+    const has = Object.prototype.hasOwnProperty;
+    return function (name) {
+      let text = name.normalize("NFKD");
+      if (marks) text = text.replace(marks, "");
+      text = Array.from(text.toLowerCase(), function (c) { return has.call(tables.folds, c) ? tables.folds[c] : c; }).join("");
+      return text.split(/\s+/).filter(Boolean).join(" ");
+    };
   }
 
   function setup() {
     const list = document.getElementById("joueur-rows");
     if (!list) return;
+    const key = keyer();
     const chips = Array.from(document.querySelectorAll(".habitue-chip"));
     const dealer = document.querySelector("select[name=first_dealer]");
     const dealerBox = document.querySelector(".first-dealer");
@@ -27,7 +39,7 @@
       const names = seated();
       const keys = names.map(key);
       chips.forEach(function (chip) {
-        const on = keys.indexOf(key(chip.dataset.name)) >= 0;
+        const on = keys.indexOf(chip.dataset.key) >= 0;
         chip.setAttribute("aria-pressed", on ? "true" : "false");
         chip.classList.toggle("active", on);
       });
@@ -53,9 +65,9 @@
       input(free).dispatchEvent(new Event("input", { bubbles: true }));
     }
 
-    function unseat(name) {
+    function unseat(chip) {
       rows().forEach(function (row) {
-        if (key(input(row).value) !== key(name)) return;
+        if (key(input(row).value) !== chip.dataset.key) return;
         // As the row's own ✕ does (static/js/ramiscore.js): emptied, hidden, moved last.
         const remove = row.querySelector("[data-remove]");
         if (remove) remove.click();
@@ -65,7 +77,7 @@
 
     chips.forEach(function (chip) {
       chip.addEventListener("click", function () {
-        if (chip.getAttribute("aria-pressed") === "true") unseat(chip.dataset.name);
+        if (chip.getAttribute("aria-pressed") === "true") unseat(chip);
         else seat(chip.dataset.name);
         refresh();
       });

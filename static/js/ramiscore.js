@@ -216,7 +216,8 @@
     const key = "ramiscore:brouillon:" + form.dataset.partie;
     const etat = form.querySelector("[name=etat]");
     const cle = form.querySelector("[name=cle]");
-    const typed = "[name^=points_], [name^=cartes_], [name^=jokers_]";
+    // The boxes a hand is typed in, as the page marks them (templates/games/donne_form/_hand.html).
+    const typed = "[data-typed]";
 
     function read() {
       try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }

@@ -197,3 +197,20 @@ def test_the_statistics_of_three_known_parties(page, alice) -> None:
     page.goto(f"/parties/{lundi.pk}/marque/")
     expect(page.locator(".sheet-note")).to_contain_text("Bruno a apporté le gâteau.")
     page.screenshot(path=str(SHOTS / "sheet-light.png"), full_page=True)
+
+
+def test_a_name_typed_by_hand_lights_its_habitue_as_the_engine_folds_it(page, alice) -> None:
+    # games/scoring/players.py person_key: "STRASSE" is "Straße" (case folding, which
+    # JavaScript's toLowerCase alone does not do), "anne" is "Anne".
+    make_partie(alice, joueurs=["Straße", "Anne"], name="Hier")
+    page.goto("/parties/nouvelle/")
+    expect(chip(page, "Straße")).to_have_attribute("data-key", "strasse")
+    rows = page.locator("#joueur-rows input[name=joueurs]")
+    rows.nth(0).fill("STRASSE")
+    rows.nth(1).fill("anne")
+    page.keyboard.press("Escape")
+    expect(chip(page, "Straße")).to_have_attribute("aria-pressed", "true")
+    expect(chip(page, "Anne")).to_have_attribute("aria-pressed", "true")
+    # A tap on the lit chip takes off the name typed for it.
+    chip(page, "Straße").click()
+    assert seated(page) == ["anne"]

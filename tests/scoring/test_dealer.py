@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.scoring import RamiError
 from games.scoring.dealer import can_deal, first_dealer, next_dealer, rematch_seat
 
 TABLE = ["Anne", "Bruno", "Chloé", "David"]
@@ -51,10 +52,27 @@ def test_a_rematch_moves_the_first_dealer_one_seat_on(seat, count, expected) -> 
     assert rematch_seat(seat, count) == expected
 
 
-def test_a_seat_past_the_table_is_the_first_seat() -> None:
-    assert first_dealer(TABLE, 7) == "Anne"
+@pytest.mark.parametrize("seat", [0, 5, 7, -1, True])
+def test_a_seat_off_the_table_is_refused_never_read_as_another(seat) -> None:
+    with pytest.raises(RamiError) as info:
+        first_dealer(TABLE, seat)
+    assert info.value.code == "premier_donneur_invalide"
+    assert str(info.value) == "Le premier donneur doit être l'un des 4 joueurs de la table."
+
+
+def test_no_table_has_no_first_dealer() -> None:
+    with pytest.raises(RamiError, match="l'un des 0 joueurs"):
+        first_dealer([], 1)
 
 
 def test_only_a_player_en_course_deals() -> None:
     assert can_deal(["Anne", "Chloé"], "Chloé")
     assert not can_deal(["Anne", "Chloé"], "Bruno")  # Bruno left the partie
+
+
+def test_the_seats_stop_at_the_largest_table_of_any_preset() -> None:
+    # docs/rules.md §8: rami52_6 and rami51 seat 7, no preset more.
+    from games.scoring import MAX_SEATS, PRESETS
+
+    assert MAX_SEATS == 7
+    assert max(p.max_players for p in PRESETS.values()) == MAX_SEATS
