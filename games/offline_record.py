@@ -65,6 +65,7 @@ def page_record(marque: Marque) -> dict[str, Any]:
             str(j.pk): reverse("rachat_queued", args=[partie.pk, j.pk]) for j in stored.joueurs
         },
         "close_url": reverse("close_queued", args=[partie.pk]),
+        "rematch_url": reverse("rematch_queued", args=[partie.pk]),
         # The number of the record's first donne (after the stored state), and the partie's
         # currency for the provisional money (centimes, as the engine counts them).
         "first": last.number + 1 if last else 1,

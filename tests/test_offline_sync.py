@@ -91,3 +91,33 @@ def test_the_end_waits_for_a_rachat_still_to_decide(phone, partie):
     assert json.loads(response.content)["code"] == "decision_en_attente"
     partie.refresh_from_db()
     assert partie.ended is False
+
+
+def test_the_next_partie_started_offline_is_made_once_with_the_same_players(phone, partie):
+    decide(partie, "David", True)
+    client_id = "5f0c3a52-7d1e-4a0b-9a55-1f2e3d4c5b6a"
+    url = reverse("rematch_queued", args=[partie.pk])
+    first = json.loads(phone.post(url, {"client_id": client_id}).content)
+    again = json.loads(phone.post(url, {"client_id": client_id}).content)
+    assert first == again
+    made = Partie.objects.get(pk=first["partie"])
+    assert Partie.objects.count() == 2
+    assert first["url"] == f"/parties/{made.pk}/"
+    assert [j.name for j in made.joueurs.order_by("seat")] == FOUR
+    old = {j.name: j.pk for j in partie.joueurs.all()}
+    new = {j.name: j.pk for j in made.joueurs.all()}
+    assert first["joueurs"] == {str(old[name]): new[name] for name in FOUR}
+    # As "Rejouer" online: same preset and money, the first dealer one seat on.
+    assert (made.preset, made.stake, made.rachat_price) == (
+        partie.preset,
+        partie.stake,
+        partie.rachat_price,
+    )
+    assert made.first_dealer == 2
+    assert made.name.startswith("Partie du ")
+
+
+def test_a_rematch_without_an_id_is_refused(phone, partie):
+    response = phone.post(reverse("rematch_queued", args=[partie.pk]), {"client_id": "x"})
+    assert response.status_code == 422
+    assert Partie.objects.count() == 1

@@ -3,9 +3,12 @@ its donnes are (games/views/donnes.py ``_queued_donne``): ``ok``, or the server'
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -48,3 +51,26 @@ def close_queued(request: HttpRequest, pk: int) -> JsonResponse:
     except RamiError as err:
         return _refused(err)
     return JsonResponse({"ok": True, "etat": str(partie.revision)})
+
+
+@login_required
+@require_POST
+def rematch_queued(request: HttpRequest, pk: int) -> JsonResponse:
+    """The next partie, started on the phone offline with the same players."""
+    source = get_partie_for_user(request, pk)
+    try:
+        client_id = uuid.UUID(request.POST.get("client_id", ""))
+    except ValueError:
+        message = _("Cette partie n'a pas pu être créée : recommencez-la.")
+        return JsonResponse({"ok": False, "code": "formulaire", "message": message}, status=422)
+    try:
+        partie, joueurs = offline_sync.partie_rematch_queued(source=source, client_id=client_id)
+    except RamiError as err:
+        return _refused(err)
+    answer = {
+        "ok": True,
+        "partie": partie.pk,
+        "url": reverse("partie_detail", args=[partie.pk]),
+        "joueurs": {str(old): new for old, new in joueurs.items()},
+    }
+    return JsonResponse(answer)
