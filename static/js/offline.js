@@ -539,7 +539,7 @@
     }
     const last = before[before.length - 1];
     // Behind a waiting donne, the server deals in turn (the choice was hidden: nextNumber).
-    if (last) data.delete("dealer");
+    if (last || form.dataset.client) data.delete("dealer");
     await Q.add({
       cle: cle,
       account: account,
@@ -601,6 +601,15 @@
     stillOffline = failed;
     login = result.login;
     if (result.keys && result.keys.length) rememberSent(result.keys);
+    // This page is a partie started offline that the server has now made: its own page
+    // (what the phone showed goes along, to be compared once all is sent).
+    const made = (result.created || {})[currentPartie()];
+    if (made && !failed) {
+      const shown = sessionStorage.getItem("ramiscore:provisoire:" + currentPartie());
+      if (shown) sessionStorage.setItem("ramiscore:provisoire:" + made.partie, shown);
+      location.replace(made.url);
+      return;
+    }
     const answered = result.parties.indexOf(currentPartie()) >= 0;
     if (!failed && body.dataset.served === "cache" && !answered) {
       await backOnline();

@@ -271,7 +271,89 @@
       inner.appendChild(p);
     }
     card.appendChild(inner);
-    return card;
+    const again = el("div", "d-grid mb-3 offline-drawn");
+    const button = el("button", "btn btn-success btn-lg offline-rematch", d.rematch);
+    button.type = "button";
+    button.addEventListener("click", function () { rematch(page); });
+    again.appendChild(button);
+    const both = document.createDocumentFragment();
+    both.appendChild(card);
+    both.appendChild(again);
+    return both;
+  }
+
+  // -- "Rejouer avec les mêmes joueurs" offline: the next partie on the phone ------------
+
+  // The page becomes the next partie's, under an id the phone makes: an empty record with
+  // the same players and options, which the engine replays as the donnes are typed. Its
+  // creation is queued behind the last partie's donnes; the server makes it at reconnection
+  // with the same players, then records its donnes (games/services/offline_sync.py).
+  async function rematch(page) {
+    const O = window.RamiOffline;
+    const body = document.getElementById("partie-body");
+    const old = body.dataset.partie;
+    const client = O.newKey();
+    await window.RamiQueue.add({
+      cle: client, kind: "rematch", client: client, account: document.body.dataset.account,
+      partie: old, url: new URL(page.rematch_url, location.href).href, number: 0,
+      fields: [["client_id", client]], after: null, cells: {},
+    });
+    const here = "/parties/" + old + "/";
+    const there = "/parties/@" + client + "/";
+    const moved = function (url) { return url.replace(here, there); };
+    const urls = {};
+    Object.keys(page.rachat_urls).forEach(function (pk) { urls[pk] = moved(page.rachat_urls[pk]); });
+    const next = Object.assign({}, page, {
+      revision: "", after: null, blocked: false, first: 1, rachat_urls: urls,
+      close_url: moved(page.close_url), rematch_url: moved(page.rematch_url),
+      record: Object.assign({}, page.record, { donnes: [], ended: false }),
+    });
+    document.getElementById("partie-record").textContent = JSON.stringify(next);
+    body.dataset.partie = client;
+    undraw();
+    // What was the last partie's goes: its marque, its result, its money, its links.
+    ["#resultat", "#rematch", "#flash", "#undo-now", "#cagnotte-panel", "#sheet-links",
+      "#partage", "#note", "#en-attente", ".rachat-card"].forEach(function (selector) {
+      document.querySelectorAll("#partie-body " + selector).forEach(function (node) { node.remove(); });
+    });
+    document.querySelectorAll("#marque tbody tr").forEach(function (row) { row.remove(); });
+    const heading = body.querySelector("h1");
+    if (heading) heading.textContent = files.dataset.newPartie;
+    const count = heading && heading.parentElement.querySelector("small");
+    if (count) count.textContent = "";
+    const board = document.getElementById("scoreboard");
+    if (board) {
+      board.classList.remove("is-provisional");
+      board.querySelectorAll(".provisional-note, #cagnotte, #fin-partie").forEach(function (node) { node.remove(); });
+      board.querySelectorAll("li.player .total").forEach(function (total) {
+        total.dataset.total = "0";
+        total.textContent = "0";
+      });
+    }
+    const card = document.getElementById("donne-card");
+    if (card) card.hidden = false;
+    const form = document.getElementById("donne-form");
+    if (form) {
+      form.dataset.partie = client;
+      form.dataset.client = client;
+      form.setAttribute("action", moved(form.getAttribute("action") || (here + "donnes/")));
+      const etat = form.querySelector("[name=etat]");
+      if (etat) etat.value = "";
+      // Everyone plays the new partie; the server deals from the seat after the last first.
+      const course = form.querySelector("[name=en_course]");
+      if (course) course.value = Object.keys(page.joueurs).join(" ");
+      delete form.dataset.firstNumber;
+      form.dataset.number = "1";
+      document.querySelectorAll(".dealer-select").forEach(function (node) { node.hidden = true; });
+      document.querySelectorAll(".dealer-later").forEach(function (node) { node.hidden = false; });
+      const title = document.getElementById("donne-title");
+      if (title && title.dataset.template) title.textContent = fill(title.dataset.template, { n: 1 });
+    }
+    const close = document.querySelector("#actions details");
+    if (close) close.hidden = false;
+    window.scrollTo({ top: 0 });
+    await O.refresh();
+    O.send();
   }
 
   // The donne form's number, the engine's: the one after its last donne.
@@ -335,6 +417,16 @@
     }
     document.body.dataset.provisional = String(Number(document.body.dataset.provisional || 0) + 1);
   }
+
+  // The server's own "Rejouer" (the partie was over before the network went): offline, the
+  // next partie starts on the phone too.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest("#rematch");
+    const page = pageRecord();
+    if (!link || !page || !window.RamiOffline || !window.RamiOffline.isOffline()) return;
+    event.preventDefault();
+    rematch(page);
+  });
 
   // "Terminer la partie" with donnes waiting on the phone, or offline: queued behind them.
   document.addEventListener("submit", async function (event) {

@@ -7,12 +7,13 @@ network cut for the page and its service worker by the relay of the offline test
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Rachat
+from games.models import Partie, Rachat
 from tests.browser import test_offline as offline
 from tests.browser.test_offline import FOUR, queued_rows, record, shot, stored
 from tests.browser.test_provisional import ready_offline, scoreboard
@@ -35,7 +36,10 @@ def rachat_card(page, name: str):
     return page.locator(f".offline-rachat[data-joueur='{name}']")
 
 
-def test_a_partie_with_two_rachats_and_its_end_offline_then_on_the_server(phone, relay, alice):
+def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, relay, alice):
+    """With the network cut before the first donne: a partie of classique with two rachats,
+    ended by hand, then the next one with the same players and three donnes; back online,
+    both parties on the server once each, in order, with the totals the phone showed."""
     partie = make_partie(alice, joueurs=FOUR, stake=Decimal("1.00"), rachat_price=Decimal("2.00"))
     ready_offline(phone, relay, partie)
 
@@ -81,19 +85,50 @@ def test_a_partie_with_two_rachats_and_its_end_offline_then_on_the_server(phone,
     )
     assert stored(partie) == []
 
+    # "Rejouer avec les mêmes joueurs": the next partie, on the phone, with three donnes.
+    phone.locator(".offline-rematch").click()
+    expect(phone.locator("#partie-body h1")).to_have_text("Nouvelle partie (à envoyer)")
+    expect(phone.locator("#donne-title")).to_contain_text("Donne 1")
+    assert scoreboard(phone) == {"Anne": 0, "Bruno": 0, "Chloé": 0, "David": 0}
+    record(phone, "Bruno", Anne=10, Chloé=20, David=30)
+    record(phone, "Anne", Bruno=5, Chloé=15, David=25)
+    record(phone, "Chloé", Anne=8, Bruno=9, David=40)
+    expect(queued_rows(phone)).to_have_count(3)
+    expect(phone.locator("#donne-title")).to_contain_text("Donne 4")
+    second_totals = {"Anne": 8, "Bruno": 4, "Chloé": 25, "David": 95}
+    assert scoreboard(phone) == second_totals
+    shots(phone, "offline-next-partie")
+    assert Partie.objects.count() == 1
+
     relay.start()
     phone.evaluate("RamiOffline.send()")
-    expect(queued_rows(phone)).to_have_count(0, timeout=20_000)
-    expect(phone.locator("#resultat")).to_be_visible()
-    assert [n for n, _w, _h in stored(partie)] == [1, 2, 3, 4]
+    # The page becomes the new partie's own, from the server, once all is sent.
+    phone.wait_for_url(re.compile(r"/parties/\d+/$"), timeout=20_000)
+    expect(phone.locator("#marque tbody tr:not(.queued)")).to_have_count(3, timeout=20_000)
+    first, second = Partie.objects.order_by("pk")
+    assert first.pk == partie.pk
+    assert phone.url.endswith(f"/parties/{second.pk}/")
+    assert [n for n, _w, _h in stored(first)] == [1, 2, 3, 4]
     assert list(
-        Rachat.objects.filter(donne__partie=partie)
+        Rachat.objects.filter(donne__partie=first)
         .order_by("donne__number")
         .values_list("donne__number", "joueur__name", "accepted")
     ) == [(2, "David", True), (3, "Bruno", True)]
-    partie.refresh_from_db()
-    assert partie.ended is True
+    first.refresh_from_db()
+    assert first.ended is True
+    assert stored(second) == [
+        (1, "Bruno", {"Anne": 10, "Chloé": 20, "David": 30}),
+        (2, "Anne", {"Bruno": 5, "Chloé": 15, "David": 25}),
+        (3, "Chloé", {"Anne": 8, "Bruno": 9, "David": 40}),
+    ]
+    assert [j.name for j in second.joueurs.order_by("seat")] == FOUR
+    assert (second.stake, second.rachat_price) == (first.stake, first.rachat_price)
+    assert scoreboard(phone) == second_totals
+    assert phone.locator(".provisional-differs").count() == 0
+    shots(phone, "offline-next-partie-on-the-server")
+
+    # The first partie, as the server has it: the totals and the result the phone showed.
+    phone.goto(f"/parties/{first.pk}/")
     assert scoreboard(phone) == phone_totals
     assert phone.locator("#resultat ol li").all_inner_texts() == ranking
-    assert phone.locator(".provisional-differs").count() == 0
     shots(phone, "offline-partie-on-the-server")
