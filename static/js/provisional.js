@@ -195,7 +195,7 @@
     card.dataset.joueur = pending.player;
     const inner = el("div", "card-body");
     inner.appendChild(el("p", "small text-body-secondary mb-1", d.provisional));
-    const text = el("p", "mb-3", fill(d.rachatCard, {
+    const text = el("p", "mb-3", fill(d.crossingCard, {
       name: pending.player, total: number(pending.total), number: pending.number,
       price: money(pending.price, page), restart: number(pending.restart),
     }));

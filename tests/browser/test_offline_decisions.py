@@ -48,7 +48,7 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     # David reaches 115: the engine's card, its restart score and price (docs/rules.md R5, R6).
     card = rachat_card(phone, "David")
     expect(card).to_contain_text(
-        "David atteint 115 — se racheter (rachat n° 1, 2,00\u00a0€) et repartir à 20 ?"
+        "David atteint 115 — rachat n° 1 (2,00\u00a0€) pour repartir à 20 ?"
     )
     shots(phone, "offline-rachat-card")
     card.locator(".offline-racheter").click()
