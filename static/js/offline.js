@@ -184,6 +184,7 @@
   function decisionText(item) {
     const q = queueWords();
     if (item.kind === "close") return q.closeQueued;
+    if (item.kind === "rematch") return q.rematchQueued;
     return fill(item.accepted ? q.rachatQueued : q.abandonQueued, { name: item.player, n: item.donne });
   }
 
@@ -202,7 +203,8 @@
     text.className = "flex-grow-1";
     text.textContent = decisionText(item);
     line.appendChild(text);
-    if (item.state !== "refused") line.appendChild(dropButton(item.cle, "btn-outline-danger"));
+    // The next partie's start stays: its donnes wait behind it.
+    if (item.state !== "refused" && item.kind !== "rematch") line.appendChild(dropButton(item.cle, "btn-outline-danger"));
     td.appendChild(line);
     row.appendChild(td);
     return row;

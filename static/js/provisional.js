@@ -292,12 +292,20 @@
     const O = window.RamiOffline;
     const body = document.getElementById("partie-body");
     const old = body.dataset.partie;
-    const client = O.newKey();
-    await window.RamiQueue.add({
-      cle: client, kind: "rematch", client: client, account: document.body.dataset.account,
-      partie: old, url: new URL(page.rematch_url, location.href).href, number: 0,
-      fields: [["client_id", client]], after: null, cells: {},
+    const account = document.body.dataset.account;
+    // Started already (the page reloaded since, from the last partie's copy): the same one
+    // again, with what waits in it; never a second partie.
+    const started = (await window.RamiQueue.items(account, old)).find(function (item) {
+      return item.kind === "rematch";
     });
+    const client = started ? started.client : O.newKey();
+    if (!started) {
+      await window.RamiQueue.add({
+        cle: client, kind: "rematch", client: client, account: account,
+        partie: old, url: new URL(page.rematch_url, location.href).href, number: 0,
+        fields: [["client_id", client]], after: null, cells: {},
+      });
+    }
     const here = "/parties/" + old + "/";
     const there = "/parties/@" + client + "/";
     const moved = function (url) { return url.replace(here, there); };

@@ -98,6 +98,17 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     second_totals = {"Anne": 8, "Bruno": 4, "Chloé": 25, "David": 95}
     assert scoreboard(phone) == second_totals
     shots(phone, "offline-next-partie")
+    # A reload offline: the last partie's kept page, ended; "Rejouer" goes back to the same
+    # next partie, with its three donnes, never to a second one.
+    phone.reload()
+    expect(phone.locator(".offline-rematch")).to_be_visible(timeout=90_000)
+    expect(phone.locator("#marque tr.queued-decision span").last).to_have_text(
+        "Partie suivante, commencée sur ce téléphone"
+    )
+    phone.locator(".offline-rematch").click()
+    expect(queued_rows(phone)).to_have_count(3)
+    expect(phone.locator("#scoreboard")).to_have_class(re.compile("is-provisional"))
+    assert scoreboard(phone) == second_totals
     assert Partie.objects.count() == 1
 
     relay.start()
