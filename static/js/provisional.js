@@ -426,6 +426,68 @@
     document.body.dataset.provisional = String(Number(document.body.dataset.provisional || 0) + 1);
   }
 
+  // The server's own rachat card (the crossing was recorded before the network went):
+  // offline, or with donnes waiting before it, the answer waits in the queue too.
+  function queueServerDecision(form, decision) {
+    const page = pageRecord();
+    const O = window.RamiOffline;
+    const partie = document.getElementById("partie-body").dataset.partie;
+    const card = form.closest(".rachat-card");
+    const pk = Object.keys(page.joueurs).find(function (key) { return page.joueurs[key] === card.dataset.joueur; });
+    const donne = Number(card.dataset.donne);
+    return window.RamiQueue.add({
+      cle: O.newKey(), kind: "rachat", account: document.body.dataset.account, partie: partie,
+      url: new URL(page.rachat_urls[pk], location.href).href, number: donne,
+      fields: [["decision", decision], ["donne", String(donne)]], etat: page.revision,
+      player: card.dataset.joueur, donne: donne, accepted: decision === "racheter", after: null, cells: {},
+    }).then(async function (item) {
+      // Its donne is the server's: the answer goes before any donne typed on this phone since.
+      const mine = await window.RamiQueue.items(item.account, partie);
+      const first = mine.find(function (other) { return other.cle !== item.cle && other.kind !== "rematch"; });
+      if (first && first.seq < item.seq) {
+        item.seq = first.seq - 0.5;
+        await window.RamiQueue.put(item);
+      }
+      await O.refresh();
+      O.send();
+    });
+  }
+  document.addEventListener("submit", function (event) {
+    const form = event.target.closest(".rachat-card:not(.offline-rachat) form");
+    const O = window.RamiOffline;
+    if (!form || !pageRecord() || !O || !window.RamiQueue) return;
+    const decision = event.submitter && event.submitter.value;
+    if (decision !== "racheter" && decision !== "abandonner") return;
+    form.dataset.decision = decision;  // for a request that finds no network (below)
+    const partie = document.getElementById("partie-body").dataset.partie;
+    if (!O.isOffline() && !O.waiting(partie)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    queueServerDecision(form, decision);
+  }, true);
+  function lostDecision(event) {
+    const form = event.detail.elt;
+    if (!form || !form.matches || !form.matches(".rachat-card:not(.offline-rachat) form")) return;
+    if (form.dataset.decision && window.RamiQueue && pageRecord()) queueServerDecision(form, form.dataset.decision);
+  }
+  document.addEventListener("htmx:sendError", lostDecision);
+  document.addEventListener("htmx:timeout", lostDecision);
+
+  // The server's rachat cards already answered on this phone: out of the way.
+  document.addEventListener("ramiscore:queue-shown", function (event) {
+    const items = (event.detail || {}).items || [];
+    document.querySelectorAll(".rachat-card:not(.offline-rachat)").forEach(function (card) {
+      const answered = items.some(function (item) {
+        return item.kind === "rachat" && item.player === card.dataset.joueur &&
+          item.donne === Number(card.dataset.donne) && item.state !== "refused";
+      });
+      card.hidden = answered;
+    });
+    // Every card answered on this phone: the donne form, waiting hidden behind them, is back.
+    const waits = document.getElementById("donne-waits");
+    if (waits) waits.hidden = document.querySelector(".rachat-card:not(.offline-rachat):not([hidden])") !== null;
+  });
+
   // The server's own "Rejouer" (the partie was over before the network went): offline, the
   // next partie starts on the phone too.
   document.addEventListener("click", function (event) {

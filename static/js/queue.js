@@ -120,6 +120,8 @@
     return item;
   }
 
+  function isDonneItem(item) { return !item.kind || item.kind === "donne"; }
+
   // The partie made by the server for the phone's id: its items now name it, and the new
   // players' keys (the form named the players of the partie it was started from).
   async function adopt(all, client, answer) {
@@ -235,6 +237,18 @@
         let answer = null;
         try { answer = await response.json(); } catch (error) { answer = null; }
         if (answer && answer.ok) {
+          // A decision moves the partie's state: a donne typed on the state it was taken on
+          // (the first one after it) follows it now, as it did on the phone.
+          if (item.kind === "rachat" && item.etat && answer.etat) {
+            for (const later of all) {
+              if (later.seq > item.seq && String(later.partie) === String(item.partie) &&
+                  !later.after && later.etat === item.etat && isDonneItem(later)) {
+                later.etat = answer.etat;
+                later.fields = later.fields.map(function (pair) { return pair[0] === "etat" ? ["etat", answer.etat] : pair; });
+                await put(later);
+              }
+            }
+          }
           if (item.kind === "rematch") {
             await adopt(all, item.client, answer);
             result.created[item.client] = { partie: String(answer.partie), url: answer.url };

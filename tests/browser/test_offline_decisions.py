@@ -15,9 +15,9 @@ from playwright.sync_api import expect
 
 from games.models import Partie, Rachat
 from tests.browser import test_offline as offline
-from tests.browser.test_offline import FOUR, queued_rows, record, shot, stored
-from tests.browser.test_provisional import ready_offline, scoreboard
-from tests.factories import make_partie
+from tests.browser.test_offline import FOUR, queued_rows, record, shot, stored, until
+from tests.browser.test_provisional import ENGINE_KEPT, ready_offline, scoreboard
+from tests.factories import hand, make_partie, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 alice, phone, relay = offline.alice, offline.phone, offline.relay
@@ -143,3 +143,45 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     assert scoreboard(phone) == phone_totals
     assert phone.locator("#resultat ol li").all_inner_texts() == ranking
     shots(phone, "offline-partie-on-the-server")
+
+
+def test_the_servers_rachat_card_answered_offline_goes_first_then_the_donnes(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    # David reaches 110 on the server before the network goes: its card is the server's.
+    play(
+        partie, "Anne", "rami", Bruno=hand(points=12), Chloé=hand(points=7), David=hand(points=110)
+    )
+    # The page kept, the engine kept, the network cut (ready_offline, with the form hidden).
+    phone.goto(f"/parties/{partie.pk}/")
+    phone.wait_for_selector("#donne-form[data-ready]", state="attached")
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    phone.reload()
+    phone.wait_for_selector("#donne-form[data-ready]", state="attached")
+    until(phone, ENGINE_KEPT, seconds=60)
+    relay.stop()
+    # Behind the card the form waits; answered offline, it is back.
+    expect(phone.locator("#donne-form")).to_be_hidden()
+    card = phone.locator(".rachat-card[data-joueur='David']")
+    card.locator("button[value=racheter]").click()
+    expect(card).to_be_hidden()
+    expect(phone.locator("#donne-form")).to_be_visible()
+    record(phone, "Bruno", Anne=4, Chloé=5, David=6)
+    expect(phone.locator("#marque tr.queued-decision span")).to_have_text(
+        "David se rachète (donne 1) : décidé sur ce téléphone"
+    )
+    record(phone, "Chloé", Anne=1, Bruno=2, David=3)
+    expect(queued_rows(phone)).to_have_count(3)
+    shots(phone, "offline-server-card-answered")
+
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    expect(queued_rows(phone)).to_have_count(0, timeout=20_000)
+    assert stored(partie) == [
+        (1, "Anne", {"Bruno": 12, "Chloé": 7, "David": 110}),
+        (2, "Bruno", {"Anne": 4, "Chloé": 5, "David": 6}),
+        (3, "Chloé", {"Anne": 1, "Bruno": 2, "David": 3}),
+    ]
+    assert list(Rachat.objects.values_list("donne__number", "joueur__name", "accepted")) == [
+        (1, "David", True)
+    ]
+    expect(phone.locator(".rachat-card")).to_have_count(0)
