@@ -71,6 +71,10 @@ class Partie(models.Model):
     # replay reads changes: a donne, a hand, a rachat decision, a player, an option, the end.
     # A stored replay is tagged with the revision it was derived from (games/replays.py).
     revision = models.PositiveBigIntegerField(default=0, editable=False)
+    # A partie started on the phone offline ("Rejouer avec les mêmes joueurs", queued): the
+    # id the phone made for it, so that its creation sent twice makes one partie
+    # (games/services/offline_sync.py). Empty for a partie made online.
+    client_id = models.UUIDField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -78,6 +82,15 @@ class Partie(models.Model):
         ordering = ["-created_at"]
         verbose_name = _("partie")
         verbose_name_plural = _("parties")
+        constraints = [
+            # A partial unique index: SQLite adds it without rebuilding the table (which
+            # would drop the revision triggers of migration 0006).
+            models.UniqueConstraint(
+                fields=["client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="partie_client_id_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

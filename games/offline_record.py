@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
+from django.urls import reverse
 
 from games.display.marque import Marque
 from games.engine_files import ENGINE_ZIP
@@ -59,6 +60,16 @@ def page_record(marque: Marque) -> dict[str, Any]:
         # A form posted without a win type means the preset's usual one (DonneForm.clean).
         "default_win": get_preset(partie.preset).default_win,
         "talon": TALON_EPUISE,
+        # Where the queue sends the decisions taken offline (games/views/offline_sync.py).
+        "rachat_urls": {
+            str(j.pk): reverse("rachat_queued", args=[partie.pk, j.pk]) for j in stored.joueurs
+        },
+        "close_url": reverse("close_queued", args=[partie.pk]),
+        "rematch_url": reverse("rematch_queued", args=[partie.pk]),
+        # The number of the record's first donne (after the stored state), and the partie's
+        # currency for the provisional money (centimes, as the engine counts them).
+        "first": last.number + 1 if last else 1,
+        "currency": partie.currency,
     }
 
 

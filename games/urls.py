@@ -17,6 +17,7 @@ from games.views import (
     statistics,
 )
 from games.views.health import health
+from games.views.offline_sync import close_queued, rachat_queued, rematch_queued
 from games.views.result_picture import partie_result_png
 
 urlpatterns = [
@@ -56,6 +57,14 @@ urlpatterns = [
         name="rachat_change",
     ),
     path("parties/<int:pk>/terminer/", parties.partie_close, name="partie_close"),
+    # The phone's offline queue: its decisions, in order with its donnes.
+    path(
+        "parties/<int:pk>/hors-ligne/rachats/<int:joueur_pk>/",
+        rachat_queued,
+        name="rachat_queued",
+    ),
+    path("parties/<int:pk>/hors-ligne/terminer/", close_queued, name="close_queued"),
+    path("parties/<int:pk>/hors-ligne/rejouer/", rematch_queued, name="rematch_queued"),
     path("parties/<int:pk>/rouvrir/", parties.partie_reopen, name="partie_reopen"),
     path("parties/<int:pk>/note/", parties.partie_note, name="partie_note"),
     path("habitues/", habitues.habitues, name="habitues"),

@@ -47,6 +47,15 @@ def test_the_page_carries_the_record_at_its_revision() -> None:
     assert page["blocked"] is False
     assert sorted(page["joueurs"].values()) == sorted(FOUR)
     assert (page["default_win"], page["talon"]) == ("rami", "talon_epuise")
+    # Where the queue sends what is decided offline; the record's first donne; the currency.
+    pks = {name: pk for pk, name in page["joueurs"].items()}
+    assert (
+        page["rachat_urls"][pks["David"]]
+        == f"/parties/{partie.pk}/hors-ligne/rachats/{pks['David']}/"
+    )
+    assert page["close_url"] == f"/parties/{partie.pk}/hors-ligne/terminer/"
+    assert page["rematch_url"] == f"/parties/{partie.pk}/hors-ligne/rejouer/"
+    assert (page["first"], page["currency"]) == (2, "EUR")
 
     # The phone's replay of a waiting donne (as static/js/engine-worker.js runs it)…
     donne = {

@@ -56,11 +56,15 @@ def render_partie(
     # The "Annuler" of the confirmation just given: passed on by an htmx save, or kept in the
     # session across the redirect of a page without JavaScript (read once).
     undo = undo or request.session.pop(UNDO_KEY, None)
+    waits = not form and bool(marque.summary.pending) and not marque.summary.over
     context = {
         "partie": marque.partie,
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
-        "form": form or (DonneForm.next_donne(marque) if marque.can_record else None),
+        # Behind a rachat still to decide the form waits, hidden: offline, the phone answers
+        # the card itself and the form comes back (static/js/provisional.js).
+        "form": form or (DonneForm.next_donne(marque) if marque.can_record or waits else None),
+        "form_waits": waits,
         "etat": marque.etat,
         "cagnotte": build_cagnotte(marque.stored),
         "money_form": money_form or MoneyForm(instance=marque.partie),

@@ -33,6 +33,11 @@ def rami_replay(text):
         for p in result.pending
     ]
     marque["over"] = result.over
+    # Each donne's number and the next one's, as the engine numbers them (after the stored
+    # state): the page's titles and rows take them from here.
+    marque["numbers"] = [s.number for s in result.states]
+    last = result.states[-1] if result.states else after
+    marque["next_number"] = (last.number if last else 0) + 1
     return json.dumps(marque, ensure_ascii=False)
 `;
 

@@ -50,6 +50,8 @@
     return el ? el.dataset : {};
   }
   function isLive(item) { return item.state === "waiting" || item.state === "editing"; }
+  // A queued donne, or a decision taken offline (a rachat, the end: static/js/provisional.js).
+  function isDonne(item) { return !item.kind || item.kind === "donne"; }
   // The items that wait for a refused one: typed after it (their "after" chain leads to it).
   function behindRefusal(mine) {
     const stuck = new Set();
@@ -99,13 +101,15 @@
     const refused = onPartie ? mine.filter(function (i) { return i.state === "refused"; }) : [];
     const stuck = behindRefusal(mine);
     const lines = [];
-    const rachat = !isOffline() && Boolean(document.querySelector("#partie-body .rachat-card"));
+    const rachat = !isOffline() && Boolean(document.querySelector("#partie-body .rachat-card:not(.offline-rachat)"));
     if (isOffline()) {
       const at = body.dataset.served === "cache" ? seenAt() : "";
       lines.push(at ? fill(words("offlineSince"), { time: at }) : words("offline"));
     }
     if (live.length) {
-      lines.push(fill(live.length === 1 ? words("one") : words("many"), { n: live.length }));
+      // The count is of donnes; the decisions waiting with them are lines of the marque.
+      const donnes = live.filter(isDonne).length;
+      if (donnes) lines.push(fill(donnes === 1 ? words("one") : words("many"), { n: donnes }));
       // After the count, which names what "elles" are.
       if (stillOffline && isOffline()) lines.push(words("stillOffline"));
       // What they wait for, once the server answers: a refused donne, a rachat to decide.
@@ -152,11 +156,13 @@
     block.dataset.cle = item.cle;
     const message = document.createElement("p");
     message.className = "mb-1 fw-semibold";
-    message.textContent = fill(q.refusedTitle || "", { n: item.number }) + " " + (item.message || q.unknown);
+    const title = isDonne(item) ? fill(q.refusedTitle || "", { n: item.number }) : decisionText(item) + " :";
+    message.textContent = title + " " + (item.message || q.unknown);
     block.appendChild(message);
     const actions = document.createElement("div");
     actions.className = "d-flex gap-2";
-    actions.appendChild(button(q.correct, "btn-primary flex-fill", function () { correct(item.cle); }));
+    // A decision refused is taken again on the server's own card: nothing to correct here.
+    if (isDonne(item)) actions.appendChild(button(q.correct, "btn-primary flex-fill", function () { correct(item.cle); }));
     actions.appendChild(dropButton(item.cle, "btn-outline-danger flex-fill"));
     block.appendChild(actions);
     return block;
@@ -174,6 +180,35 @@
   }
 
   // -- the waiting rows at the end of the marque -----------------------------------------
+
+  function decisionText(item) {
+    const q = queueWords();
+    if (item.kind === "close") return q.closeQueued;
+    if (item.kind === "rematch") return q.rematchQueued;
+    return fill(item.accepted ? q.rachatQueued : q.abandonQueued, { name: item.player, n: item.donne });
+  }
+
+  // A decision waiting on the phone: one line in the order, with Supprimer.
+  function decisionRow(item, columns) {
+    const q = queueWords();
+    const row = document.createElement("tr");
+    row.className = "queued queued-decision " + (item.state === "refused" ? "table-danger" : "table-info");
+    row.dataset.cle = item.cle;
+    const td = document.createElement("td");
+    td.colSpan = columns;
+    td.className = "text-wrap";  // one long line in a narrow marque: it wraps, its button shows
+    const line = document.createElement("div");
+    line.className = "d-flex gap-2 align-items-center small";
+    const text = document.createElement("span");
+    text.className = "flex-grow-1";
+    text.textContent = decisionText(item);
+    line.appendChild(text);
+    // The next partie's start stays: its donnes wait behind it.
+    if (item.state !== "refused" && item.kind !== "rematch") line.appendChild(dropButton(item.cle, "btn-outline-danger"));
+    td.appendChild(line);
+    row.appendChild(td);
+    return row;
+  }
 
   function cell(text, className) {
     const td = document.createElement("td");
@@ -217,6 +252,10 @@
     const first = firstNumber();
     let position = 0;
     mine.forEach(function (item) {
+      if (!isDonne(item)) {
+        tbody.appendChild(decisionRow(item, heads.length + 1));
+        return;
+      }
       // The number it will take: right after the server's donnes and the live ones before it.
       const number = item.state === "refused" ? item.number : (first ? first + position : item.number);
       if (item.state !== "refused") position += 1;
@@ -284,7 +323,7 @@
     const submit = undo.querySelector("button");
     const q = queueWords();
     if (!summary.dataset.serverText) summary.dataset.serverText = summary.textContent;
-    const live = mine.filter(function (item) { return item.state === "waiting"; });
+    const live = mine.filter(function (item) { return item.state === "waiting" && isDonne(item); });
     const last = live[live.length - 1];
     let why = undo.querySelector(".undo-why");
     if (!why) {
@@ -312,7 +351,8 @@
     if (!form || form.dataset.edit) return;
     const title = document.getElementById("donne-title");
     // A refused donne will be typed again (Corriger): only those waiting take a number.
-    const waiting = mine.filter(isLive).length;
+    const waiting = mine.filter(isLive).filter(isDonne).length;
+    // A first guess, drawn at once: the engine's replay gives the number (provisional.js).
     const n = firstNumber() + waiting;
     form.dataset.number = String(n);
     if (form.dataset.replacing) return;  // the title says which one is being changed
@@ -458,7 +498,7 @@
     }
     const partie = form.dataset.partie;
     // A donne typed after a refusal, on the fresh marque, does not follow the refused one.
-    const before = (await Q.items(account, partie)).filter(isLive);
+    const before = (await Q.items(account, partie)).filter(isLive).filter(isDonne);
     const used = new Set(sentKeys().concat((await Q.items()).map(function (i) { return i.cle; })));
     let cle = data.get("cle");
     if (!cle || used.has(cle)) cle = newKey();
@@ -501,7 +541,7 @@
     }
     const last = before[before.length - 1];
     // Behind a waiting donne, the server deals in turn (the choice was hidden: nextNumber).
-    if (last) data.delete("dealer");
+    if (last || form.dataset.client) data.delete("dealer");
     await Q.add({
       cle: cle,
       account: account,
@@ -563,6 +603,15 @@
     stillOffline = failed;
     login = result.login;
     if (result.keys && result.keys.length) rememberSent(result.keys);
+    // This page is a partie started offline that the server has now made: its own page
+    // (what the phone showed goes along, to be compared once all is sent).
+    const made = (result.created || {})[currentPartie()];
+    if (made && !failed) {
+      const shown = sessionStorage.getItem("ramiscore:provisoire:" + currentPartie());
+      if (shown) sessionStorage.setItem("ramiscore:provisoire:" + made.partie, shown);
+      location.replace(made.url);
+      return;
+    }
     const answered = result.parties.indexOf(currentPartie()) >= 0;
     if (!failed && body.dataset.served === "cache" && !answered) {
       await backOnline();
@@ -851,5 +900,8 @@
     setup();
     if (body.dataset.served !== "cache") send();
   });
-  window.RamiOffline = { send: send, refresh: refresh };
+  window.RamiOffline = {
+    send: send, refresh: refresh, newKey: newKey, isOffline: isOffline,
+    waiting: function (partie) { return counts[partie] || 0; },
+  };
 })();

@@ -9,6 +9,11 @@
 // - cle: the form's idempotency key: sending an item twice records it once.
 // - etat: the state of the partie it was typed on; after: the key of the queued donne it
 //   was typed after (the server then records it only right behind that one).
+// - kind: absent for a donne; "rachat" or "close" for a decision taken offline, "rematch"
+//   for the next partie started on the phone (static/js/provisional.js). A partie started
+//   offline is known by the phone's id (client) until the server made it: its items' urls
+//   say "@<client>", and its answer gives the partie and its players' keys, written into
+//   every item behind it before they are sent.
 "use strict";
 
 (function (global) {
@@ -115,6 +120,33 @@
     return item;
   }
 
+  function isDonneItem(item) { return !item.kind || item.kind === "donne"; }
+
+  // The partie made by the server for the phone's id: its items now name it, and the new
+  // players' keys (the form named the players of the partie it was started from).
+  async function adopt(all, client, answer) {
+    const keys = answer.joueurs || {};
+    const renamed = function (value) {
+      return String(value).split(" ").map(function (pk) { return keys[pk] !== undefined ? String(keys[pk]) : pk; }).join(" ");
+    };
+    for (const item of all) {
+      if (String(item.partie) !== String(client)) continue;
+      item.partie = String(answer.partie);
+      item.url = item.url.replace("/parties/@" + client + "/", "/parties/" + answer.partie + "/")
+        .replace(/\/rachats\/(\d+)\/$/, function (_all, pk) { return "/rachats/" + renamed(pk) + "/"; });
+      item.fields = item.fields.map(function (pair) {
+        const name = pair[0].replace(/^((?:points|cartes|jokers|ok)_)(\d+)$/, function (_all, head, pk) { return head + renamed(pk); });
+        const value = /^(winner|dealer|en_course)$/.test(name) ? renamed(pair[1]) : pair[1];
+        return [name, value];
+      });
+      const cells = {};
+      Object.keys(item.cells || {}).forEach(function (pk) { cells[renamed(pk)] = item.cells[pk]; });
+      item.cells = cells;
+      if (item.winner) item.winner = renamed(item.winner);
+      await put(item);
+    }
+  }
+
   function oneSender(fn) {
     // One sender at a time, between the pages and the worker (Web Locks where they exist).
     if (global.navigator && navigator.locks) {
@@ -154,7 +186,7 @@
   function flush(options) {
     const hint = options || {};
     return oneSender(async function () {
-      const result = { sent: 0, keys: [], refused: 0, waiting: false, login: null, offline: false, parties: [] };
+      const result = { sent: 0, keys: [], refused: 0, waiting: false, login: null, offline: false, parties: [], created: {} };
       let csrf = hint.csrf;
       let account = hint.account;
       // A token from the server (the worker has none; a page's may be stale), and who is
@@ -177,8 +209,9 @@
       const stopped = new Set();  // parties the server asked to wait (a rachat), or failed
       const held = new Set();     // keys not sent this time: those typed after them wait too
       for (const item of all) {
+        // A partie started offline and not made yet: its items wait for it.
         if (item.state !== "waiting" || stopped.has(String(item.partie)) ||
-            (item.after && held.has(item.after))) {
+            (item.after && held.has(item.after)) || item.url.indexOf("/parties/@") >= 0) {
           held.add(item.cle);
           continue;
         }
@@ -204,6 +237,22 @@
         let answer = null;
         try { answer = await response.json(); } catch (error) { answer = null; }
         if (answer && answer.ok) {
+          // A decision moves the partie's state: a donne typed on the state it was taken on
+          // (the first one after it) follows it now, as it did on the phone.
+          if (item.kind === "rachat" && item.etat && answer.etat) {
+            for (const later of all) {
+              if (later.seq > item.seq && String(later.partie) === String(item.partie) &&
+                  !later.after && later.etat === item.etat && isDonneItem(later)) {
+                later.etat = answer.etat;
+                later.fields = later.fields.map(function (pair) { return pair[0] === "etat" ? ["etat", answer.etat] : pair; });
+                await put(later);
+              }
+            }
+          }
+          if (item.kind === "rematch") {
+            await adopt(all, item.client, answer);
+            result.created[item.client] = { partie: String(answer.partie), url: answer.url };
+          }
           await remove(item.cle);
           result.sent += 1;
           result.keys.push(item.cle);

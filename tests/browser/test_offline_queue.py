@@ -211,13 +211,17 @@ def test_a_waiting_donne_is_changed_and_dropped_offline_and_undo_takes_the_last(
     )
     shot(phone, "queue-undo-offline")
 
-    # A form posted with no network, or a page never opened: ramiscore's offline page.
     record(phone, "David", Anne=1, Bruno=1, Chloé=1)
     expect(rows).to_have_count(1)
+    # "Terminer la partie" offline waits on the phone behind the donne, and can be dropped.
     phone.locator("#actions summary", has_text="Terminer la partie").click()
     phone.locator("#actions button", has_text="Oui, terminer maintenant").click()
-    expect(phone.locator("#offline-page h1")).to_have_text("Hors ligne")
-    phone.go_back()
+    decision = phone.locator("#marque tr.queued-decision")
+    expect(decision.locator("span")).to_have_text("Partie terminée sur ce téléphone")
+    decision.locator("button", has_text="Supprimer").click()
+    decision.locator("button", has_text="Oui, l'effacer").click()
+    expect(decision).to_have_count(0)
+    # A page never opened: ramiscore's offline page.
     phone.locator("#marque a.donne-link").first.click()
     expect(phone.locator("#offline-page h1")).to_have_text("Hors ligne")
 
