@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_revision_per_statement'),
+        ('games', '0019_first_dealer_at_most_max_seats'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
