@@ -20,7 +20,8 @@ class GamesConfig(AppConfig):
         )
 
         # The share poll's cached state moves when a partie changes (games/follow.py).
-        from games import follow  # noqa: F401
-
         # Connects the render of a partie's PDF to every committed write (games/tasks.py).
-        from games import tasks  # noqa: F401
+        from games import (
+            follow,  # noqa: F401
+            tasks,  # noqa: F401
+        )

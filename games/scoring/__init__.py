@@ -26,7 +26,7 @@ from .players import (
     stored_name,
 )
 from .presets import FRENCH_LETTERS, PRESETS, TALON_EPUISE, Preset, card_letter, get_preset
-from .replay import Replay, replay
+from .replay import Replay, check_next_donne, replay
 
 # Stored replays are tagged with it (games/replays.py): change it with any change of what the
 # engine derives (a rule, a field of DonneState), and every stored replay is rebuilt on read.
@@ -38,6 +38,7 @@ __all__ = [
     "RECORD_KEYS",
     "card_letter",
     "check_count",
+    "check_next_donne",
     "check_players",
     "clean_name",
     "name_key",

@@ -5,23 +5,25 @@ checks each write by replaying the partie as it would be, from the first donne t
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
 from games import replays
-from games.dealing import dealer_of_next
 from games.errors import PartieError
 from games.models import DeletedDonneKey, Donne, Hand, Joueur, Partie, Rachat
-from games.options import config_of
-from games.scoring import replay
+from games.scoring import RamiError, check_next_donne, replay
 from games.scoring.dealer import can_deal
+from games.selectors import PartieState, partie_state
 from games.services.locked import (
     Change,
     change,
+    claim,
     drop_stale_decisions,
+    ensure_fresh,
     locked,
     rachat_prices,
     refund,
@@ -29,14 +31,19 @@ from games.services.locked import (
 )
 
 Hands = dict[Joueur, dict[str, Any]]
+# The latest states a write reads again under the lock (the page shows as many).
+RECENT = 30
 
 
 @dataclass(frozen=True)
 class DonneRecorded:
-    """A new donne. ``repeated``: the same form was sent twice (a double tap, a resend after
+    """A new donne, and the partie as the write left it (its page renders from it, with no
+    second read). ``repeated``: the same form was sent twice (a double tap, a resend after
     a network drop) and the donne was already there."""
 
     donne: Donne
+    state: PartieState
+    change: Change = field(default_factory=Change)
     repeated: bool = False
 
 
@@ -61,7 +68,10 @@ def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
         for joueur, hand in hands.items()
     ]
     for row in rows:
-        row.full_clean(exclude=["donne", "joueur"])
+        row.full_clean(exclude=["donne", "joueur"], validate_constraints=False)
+        if row.points is not None and row.cards:
+            # The model's constraint, checked here rather than by a query per hand.
+            raise ValidationError(Hand._meta.constraints[1].get_violation_error_message())
     return Hand.objects.bulk_create(rows)
 
 
@@ -77,72 +87,114 @@ def donne_create(
     after_key: uuid.UUID | None = None,
     players: list[Joueur] | None = None,
     dealer: Joueur | None = None,
+    state: PartieState | None = None,
 ) -> DonneRecorded:
     """Append a donne: the engine replays only it, from the state after the last one.
 
-    A donne typed offline after another one still on its way names that one (``after_key``)
-    instead of a state: it is recorded only right behind it, and only if ``players``, whom
-    the form was built for, are still the ones en course (docs/decisions.md "Offline")."""
-    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    ``state``: the partie as the page read it (selectors.partie_state_of, with this key),
+    used as it is when nothing changed since (``claim``), read again under the lock if
+    something did. A donne typed offline after another one still on its way names that one
+    (``after_key``) instead of a state: it is recorded only right behind it, and only if
+    ``players``, whom the form was built for, are still the ones en course
+    (docs/decisions.md "Offline")."""
+    if state is None or not claim(state):
+        state = _locked_state(partie, idempotency_key)
+    partie = state.partie
     if idempotency_key is not None:
-        done = Donne.objects.filter(partie=partie, idempotency_key=idempotency_key).first()
-        if done is not None:
-            return DonneRecorded(done, repeated=True)
-        if DeletedDonneKey.objects.filter(partie=partie, idempotency_key=idempotency_key).exists():
+        if state.done_id is not None:
+            return DonneRecorded(Donne.objects.get(pk=state.done_id), state, repeated=True)
+        if state.deleted:
             # A queue's resend of a donne deleted since: the key stays used.
             raise PartieError("donne_supprimee")
-    partie, summary = locked(partie, etat)
-    if partie.ended or summary.over:
-        raise PartieError("partie_terminee")
-    if summary.pending:
-        # docs/rules.md R5: the crossers of an earlier donne answer before the next deal.
-        raise PartieError("decision_en_attente")
+    ensure_fresh(partie, etat)
+    summary = state.summary
+    # docs/rules.md R5, R18: the engine says whether the partie takes another donne.
+    try:
+        check_next_donne(over=summary.over, ended=partie.ended, pending=summary.pending)
+    except RamiError as err:
+        raise PartieError(err.code) from err  # said in the app's words (games/errors.py)
     number = summary.recorded + 1
-    last = replays.states_of(partie, last=1) if summary.applied else []
-    joueurs = list(partie.joueurs.all())
+    last = state.last if summary.applied else None
+    joueurs = state.joueurs
+    names = [j.name for j in joueurs]
+    in_race = last.in_race if last else names
     if after_key is not None:
-        _check_follows(partie, after_key, players, last[0].in_race if last else joueurs)
+        _check_follows(state, after_key, players, in_race)
     after = replay(
         partie.preset,
-        [j.name for j in joueurs],
+        names,
         [_input(winner, win, hands)],
-        config_of(partie),
+        state.config,
         lenient=True,
-        after=last[0] if last else None,
+        after=last,
     )
-    in_race = last[0].in_race if last else [j.name for j in joueurs]
     donne = Donne(
         partie=partie,
         number=number,
         winner=winner,
         win=win,
         idempotency_key=idempotency_key,
-        dealer=_dealer(partie, joueurs, in_race, number, dealer),
+        dealer=_dealer(state, in_race, number, dealer),
     )
-    donne.full_clean(exclude=["partie", "winner", "dealer"])
+    _clean_donne(donne)
     donne.save()
     _save_hands(donne, hands)
-    partie.save(update_fields=["updated_at"])
-    replays.store(partie, after, recorded=number, first=number, earlier=summary)
-    return DonneRecorded(donne)
+    summary = replays.store_appended(state, after)
+    return DonneRecorded(donne, _appended(state, after, summary, donne))
+
+
+def _locked_state(partie: Partie, key: uuid.UUID | None) -> PartieState:
+    """The partie read again under its lock (another write came between the page's read and
+    this one), its stored replay rebuilt first if its tag moved."""
+    partie, _summary = locked(partie)
+    state = partie_state(partie, last=RECENT)
+    latest = partie.donnes.order_by("-number").values("dealer_id", "idempotency_key").first()
+    state.last_dealer_id = latest["dealer_id"] if latest else None
+    state.last_key = latest["idempotency_key"] if latest else None
+    if key is not None:
+        done = partie.donnes.filter(idempotency_key=key).values_list("pk", flat=True).first()
+        state.done_id = done
+        state.deleted = DeletedDonneKey.objects.filter(partie=partie, idempotency_key=key).exists()
+    return state
+
+
+def _appended(state: PartieState, after, summary, donne: Donne) -> PartieState:
+    """The state as the write left it: the new donne's state after the ones loaded."""
+    return replace(
+        state,
+        summary=summary,
+        states=(state.states + list(after.states))[-max(len(state.states), 1) :]
+        if state.states
+        else list(after.states),
+        last_dealer_id=donne.dealer_id,
+        last_key=donne.idempotency_key,
+        done_id=None,
+        deleted=False,
+        accepted=None if state.accepted is None else list(state.accepted),
+    )
+
+
+def _clean_donne(donne: Donne) -> None:
+    """The model's field checks; its constraints are the database's (checking them here
+    would cost a query each), and the number is ours."""
+    donne.full_clean(exclude=["partie", "winner", "dealer"], validate_constraints=False)
 
 
 def _dealer(
-    partie: Partie, joueurs: list[Joueur], in_race: list[str], number: int, chosen: Joueur | None
+    state: PartieState, in_race: list[str], number: int, chosen: Joueur | None
 ) -> Joueur | None:
     """docs/rules.md "Le donneur": the dealer the scorekeeper chose, or the next one."""
     if chosen is None:
-        return dealer_of_next(partie, joueurs, in_race, number)
-    if chosen.partie_id != partie.pk or not can_deal(in_race, chosen.name):
+        return state.next_dealer(in_race, number)
+    if chosen.partie_id != state.partie.pk or not can_deal(in_race, chosen.name):
         raise PartieError("donneur_invalide")
     return chosen
 
 
 def _check_follows(
-    partie: Partie, after_key: uuid.UUID, players: list[Joueur] | None, in_race: list
+    state: PartieState, after_key: uuid.UUID, players: list[Joueur] | None, in_race: list
 ) -> None:
-    latest = partie.donnes.order_by("-number").values_list("idempotency_key", flat=True)[:1]
-    if list(latest) != [after_key]:
+    if state.last_key != after_key:
         raise PartieError("donne_intercalee")
     names = {getattr(j, "name", j) for j in in_race}
     if players is not None and {j.name for j in players} != names:

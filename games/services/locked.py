@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.utils import timezone
+
 from games import replays
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Partie, Rachat
 from games.replays import Summary
 from games.scoring import DonneState, Replay
-from games.selectors import PartieData, partie_load
+from games.selectors import PartieData, PartieState, partie_load
 
 
 @dataclass
@@ -30,9 +32,26 @@ def locked(partie: Partie, etat: str | None = None) -> tuple[Partie, Summary]:
     """The partie, locked until the transaction ends, with its stored replay (rebuilt first
     if its tag moved). Two phones writing at once queue here (PostgreSQL row lock; SQLite's
     IMMEDIATE transactions already serialise writers)."""
-    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    partie = Partie.objects.select_for_update().select_related("result").get(pk=partie.pk)
     ensure_fresh(partie, etat)
-    return partie, replays.summary_of(partie)
+    return partie, replays.fresh_summary(partie)
+
+
+def claim(state: PartieState) -> bool:
+    """Lock the partie read before the write, in one statement, if it is still as read: the
+    row moves its revision whenever anything a replay reads changes, so an update that finds
+    the revision read also finds everything read after it unchanged, and holds the row's
+    lock (PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers) until the
+    transaction ends. False: something changed, or the summary read was stale; the write
+    then locks and reads again."""
+    if state.stale:
+        return False
+    partie = state.partie
+    now = timezone.now()
+    claimed = Partie.objects.filter(pk=partie.pk, revision=partie.revision).update(updated_at=now)
+    if claimed:
+        partie.updated_at = now
+    return bool(claimed)
 
 
 def ensure_fresh(partie: Partie, etat: str | None) -> None:

@@ -11,14 +11,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
-from games.display.marque import Marque
+from games.display.marque import Marque, build_marque
 from games.display.outcome import donne_sentences, end_sentence, left_sentence, rachat_sentence
 from games.display.outlook import donne_outlook
 from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
 from games.scoring import RamiError, get_preset
+from games.selectors import PartieState, partie_state_of, with_rachats
 from games.views.partie_page import (
+    RECENT_DONNES,
     get_partie_for_user,
     load_marque,
     offer_undo,
@@ -34,22 +36,25 @@ def _posted_form(
     """The posted form of a new donne (or of ``donne``, edited). It names the players it was
     built for, so no replay is needed to read it; a post that does not (an old page, a
     script) has the replay say who is en course, and that marque comes back too."""
-    joueurs = list(partie.joueurs.all())
+    return _form_of(request, list(partie.joueurs.all()), lambda: load_marque(partie), donne)
+
+
+def _form_of(request, joueurs, marque_of, donne=None) -> tuple[DonneForm, Marque | None]:
     chosen = DonneForm.posted_players(request.POST, joueurs)
     if chosen is not None:
-        return DonneForm(request.POST, preset=partie.preset, joueurs=chosen), None
-    marque = load_marque(partie)
+        return DonneForm(request.POST, preset=joueurs[0].partie.preset, joueurs=chosen), None
+    marque = marque_of()
     if donne is None:
         return DonneForm.next_donne(marque, request.POST), marque
     return DonneForm.from_donne(marque, donne, request.POST), marque
 
 
-def _record(partie: Partie, form: DonneForm) -> services.DonneRecorded:
+def _record(state: PartieState, form: DonneForm) -> services.DonneRecorded:
     """A valid donne form to the service, from the page or from the offline queue. A donne the
     queue typed behind another one names it (``apres``) instead of a state."""
     data = form.cleaned_data
     return services.donne_create(
-        partie=partie,
+        partie=state.partie,
         winner=data["winner_joueur"],
         win=data["win"],
         hands=data["hands"],
@@ -58,42 +63,63 @@ def _record(partie: Partie, form: DonneForm) -> services.DonneRecorded:
         after_key=data["apres"],
         players=form.joueurs,
         dealer=data["dealer_joueur"],
+        state=state,
     )
+
+
+def _state_for(request: HttpRequest, pk: int) -> PartieState:
+    """The partie of this account as the write reads it (another account gets a 404, as
+    ``get_partie_for_user`` answers)."""
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES, key=request.POST.get("cle"))
+    if state is None:
+        raise Http404
+    return state
+
+
+def _refused(partie: Partie) -> Marque:
+    """The marque after a refusal: read again, as the refused write left nothing."""
+    return load_marque(Partie.objects.select_related("result").get(pk=partie.pk))
 
 
 @login_required
 @require_POST
 def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
+    state = _state_for(request, pk)
+    partie = state.partie
     if request.headers.get(QUEUE_HEADER) == "1":
-        return _queued_donne(request, partie)
-    form, marque = _posted_form(request, partie)
+        return _queued_donne(request, state)
+    form, marque = _form_of(request, state.joueurs, lambda: build_marque(state))
     if form.is_valid():
         try:
-            recorded = _record(partie, form)
+            recorded = _record(state, form)
         except RamiError as err:
-            marque = load_marque(partie)
+            marque = _refused(partie)
             if err.code == "etat_perime":
                 if not marque.can_record:
-                    return stale(request, partie, err)
+                    return stale(request, marque.partie, err)
                 form = DonneForm.retyped(marque, request.POST, err)
                 return render_partie(request, marque, form, status=409 if not request.htmx else 200)
             form.add_refusal(err, marque.recorded + 1)
         else:
             number = recorded.donne.number
             messages.success(request, _("Donne %(n)s notée.") % {"n": number})
-            partie.refresh_from_db()  # as the service left it (its revision)
-            marque = load_marque(partie)
-            # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
-            for sentence in donne_sentences(marque, number):
-                messages.warning(request, sentence)
-            # Undo at hand, in the confirmation: the delete of the donne just saved.
-            undo = offer_undo(request, {"partie": partie.pk, "kind": "donne", "number": number})
             if not request.htmx:
+                _say_recorded(request, build_marque(recorded.state), number)
                 return redirect("partie_detail", pk=partie.pk)
+            with_rachats(recorded.state)
+            marque = build_marque(recorded.state)
+            undo = _say_recorded(request, marque, number)
             return render_partie(request, marque, undo=undo)
-    marque = marque or load_marque(partie)
+    marque = marque or build_marque(state)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
+
+
+def _say_recorded(request: HttpRequest, marque: Marque, number: int) -> dict[str, object]:
+    # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
+    for sentence in donne_sentences(marque, number):
+        messages.warning(request, sentence)
+    # Undo at hand, in the confirmation: the delete of the donne just saved.
+    return offer_undo(request, {"partie": marque.partie.pk, "kind": "donne", "number": number})
 
 
 # The phone's offline queue (static/js/queue.js) sends its donnes with this header and reads
@@ -101,25 +127,24 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
 QUEUE_HEADER = "X-Ramiscore-Queue"
 
 
-def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
+def _queued_donne(request: HttpRequest, state: PartieState) -> JsonResponse:
     """A donne typed offline, sent from the phone's queue: recorded as any other (the same
     form, the same service), answered in JSON. ``wait``: it stays queued until the rachat
     decisions the replay needs are taken on the page."""
-    form, _marque = _posted_form(request, partie)
+    form, _marque = _form_of(request, state.joueurs, lambda: build_marque(state))
     if not form.is_valid():
         lines = " ".join(message for _anchor, message in form.error_summary())
         # The hidden fields (a mangled key or state) are not in the summary: never say nothing.
         lines = lines or " ".join(str(e) for errors in form.errors.values() for e in errors)
         return JsonResponse({"ok": False, "code": "formulaire", "message": lines}, status=422)
     try:
-        recorded = _record(partie, form)
+        recorded = _record(state, form)
     except RamiError as err:
         wait = err.code == "decision_en_attente"
         answer = {"ok": False, "code": err.code, "message": translated(err), "wait": wait}
         return JsonResponse(answer, status=409)
-    partie.refresh_from_db()
     number = recorded.donne.number
-    return JsonResponse({"ok": True, "number": number, "etat": str(partie.revision)})
+    return JsonResponse({"ok": True, "number": number, "etat": recorded.state.etat})
 
 
 @login_required
