@@ -5,6 +5,8 @@ share link."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -75,3 +77,47 @@ def test_the_unchanged_share_poll_is_one_query_at_5_and_60_donnes(
     with django_assert_num_queries(POLL_QUERIES):
         response = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
+
+
+# Recording a donne, from the page (htmx) or from the offline queue: session, user, the
+# partie with its result, players and who dealt last (one query), its latest states; the
+# claim of the row (the revision read still the partie's), the donne, its hands, its stored
+# state, the summary tagged with the revision left; the two savepoints of the service's
+# transaction inside the test's. The page then renders from the state the write returned.
+RECORD_QUERIES = 11
+
+
+def posted_donne(partie: Partie, winner: str) -> dict[str, str]:
+    """What the donne form posts, as the page had it."""
+    partie.refresh_from_db()
+    pk = {j.name: j.pk for j in partie.joueurs.all()}
+    data = {
+        "cle": str(uuid.uuid4()),
+        "etat": str(partie.revision),
+        "en_course": " ".join(str(pk[name]) for name in NAMES),
+        "winner": str(pk[winner]),
+        "win": "rami",
+    }
+    data.update({f"points_{pk[name]}": "2" for name in NAMES if name != winner})
+    return data
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+@pytest.mark.parametrize("queue", [False, True])
+def test_recording_a_donne_costs_the_same_queries_at_5_and_300_donnes(
+    donnes: int, queue: bool, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    data = posted_donne(partie, "Anne")
+    headers = {"HTTP_X_RAMISCORE_QUEUE": "1"} if queue else {"HTTP_HX_REQUEST": "true"}
+    with django_assert_num_queries(RECORD_QUERIES):
+        response = client.post(reverse("donne_create", args=[partie.pk]), data, **headers)
+    assert response.status_code == 200
+    assert partie.donnes.count() == donnes + 1
+    if queue:
+        partie.refresh_from_db()
+        assert response.json() == {"ok": True, "number": donnes + 1, "etat": str(partie.revision)}
+    else:
+        assert f"{donnes + 1} donnes" in response.content.decode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .config import RECORD_KEYS, Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo
 from .errors import MESSAGES, N_, RamiError
-from .final import POT, Final, positions_with_pot, settle
+from .final import POT, Final, positions_with_pot, refund_due, settle
 from .hands import (
     Hand,
     explain_hand,
@@ -39,6 +39,7 @@ __all__ = [
     "card_letter",
     "check_count",
     "check_next_donne",
+    "refund_due",
     "check_players",
     "clean_name",
     "name_key",

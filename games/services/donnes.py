@@ -223,7 +223,8 @@ def donne_update(
     stored.winner, stored.win = winner, win
     if dealer is not None:
         # docs/rules.md "Le donneur": corrected by hand; the replay does not read it.
-        if dealer.partie_id != partie.pk:
+        in_race = later.after.in_race if later.after else later.data.names
+        if dealer.partie_id != partie.pk or not can_deal(in_race, dealer.name):
             raise PartieError("donneur_invalide")
         stored.dealer = dealer
     stored.full_clean(exclude=["partie", "winner", "dealer"])

@@ -13,7 +13,7 @@ from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Partie, Rachat
 from games.replays import Summary
-from games.scoring import DonneState, Replay
+from games.scoring import DonneState, Replay, refund_due
 from games.selectors import PartieData, PartieState, partie_load
 
 
@@ -126,9 +126,8 @@ def refund(
     rachat: Rachat, number: int, prices: dict[tuple[int, str], int]
 ) -> tuple[int, str, Decimal] | None:
     price = prices.get((number, rachat.joueur.name), 0)
-    if rachat.paid and rachat.accepted and price:
-        return (number, rachat.joueur.name, from_centimes(price))
-    return None
+    due = refund_due(accepted=rachat.accepted, paid=rachat.paid, price=price)
+    return (number, rachat.joueur.name, from_centimes(due)) if due else None
 
 
 def drop_stale_decisions(
