@@ -147,6 +147,7 @@ def _locked_state(partie: Partie, key: uuid.UUID | None) -> PartieState:
     """The partie read again under its lock (another write came between the page's read and
     this one), its stored replay rebuilt first if its tag moved."""
     partie, _summary = locked(partie)
+    partie.save(update_fields=["updated_at"])  # what ``claim`` does on the way it takes
     state = partie_state(partie, last=RECENT)
     latest = partie.donnes.order_by("-number").values("dealer_id", "idempotency_key").first()
     state.last_dealer_id = latest["dealer_id"] if latest else None

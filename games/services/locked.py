@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db import router
+from django.db.models.signals import post_save
 from django.utils import timezone
 
 from games import replays
@@ -51,6 +53,15 @@ def claim(state: PartieState) -> bool:
     claimed = Partie.objects.filter(pk=partie.pk, revision=partie.revision).update(updated_at=now)
     if claimed:
         partie.updated_at = now
+        # What a save of the row tells (games/follow.py, games/tasks.py): an update does not.
+        post_save.send(
+            sender=Partie,
+            instance=partie,
+            created=False,
+            update_fields=frozenset({"updated_at"}),
+            raw=False,
+            using=router.db_for_write(Partie),
+        )
     return bool(claimed)
 
 
