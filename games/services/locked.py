@@ -34,7 +34,9 @@ def locked(partie: Partie, etat: str | None = None) -> tuple[Partie, Summary]:
     """The partie, locked until the transaction ends, with its stored replay (rebuilt first
     if its tag moved). Two phones writing at once queue here (PostgreSQL row lock; SQLite's
     IMMEDIATE transactions already serialise writers)."""
-    partie = Partie.objects.select_for_update().select_related("result").get(pk=partie.pk)
+    partie = (
+        Partie.objects.select_for_update(of=("self",)).select_related("result").get(pk=partie.pk)
+    )
     ensure_fresh(partie, etat)
     return partie, replays.fresh_summary(partie)
 
