@@ -56,10 +56,16 @@ def store(
     in the write's transaction, after the write: the tag is the revision it left."""
     kept = [r for r in (earlier.rachats if earlier else []) if r.donne < first]
     summary = summary_from(result, recorded, first, kept)
-    DonneResult.objects.filter(partie=partie, number__gte=first).delete()
-    DonneResult.objects.bulk_create(
+    rows = [
         DonneResult(partie=partie, number=state.number, state=json.dumps(state.to_storage()))
         for state in result.states
+    ]
+    last = first - 1 + len(rows)
+    if earlier is None or earlier.applied > last:
+        DonneResult.objects.filter(partie=partie, number__gt=last).delete()
+    # The states from ``first`` on replaced in place: one statement, whatever their number.
+    DonneResult.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["partie", "number"], update_fields=["state"]
     )
     tag_result(partie, summary)
     return summary

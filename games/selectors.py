@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from games.dealing import dealer_after, dealer_of_next
 from games.models import (
@@ -456,3 +456,54 @@ def with_rachats(state: PartieState) -> PartieState:
         priced = any(line.price for line in state.summary.rachats)
         state.accepted = accepted_rachats(state.partie) if priced else []
     return state
+
+
+def tail_load(state: PartieState, first: int) -> PartieData:
+    """The donnes from ``first`` on with their hands and decisions, for a write that replays
+    from there, in two queries: the hands with their donne (every donne keeps at least one
+    hand; one that would not is read again on its own), then the decisions from ``first``
+    on together with every rachat bought back (the cagnotte's ticks, kept on the state)."""
+    partie = state.partie
+    by_id = {j.pk: j for j in state.joueurs}
+    hands = list(
+        Hand.objects.filter(donne__partie=partie, donne__number__gte=first)
+        .select_related("donne")
+        .order_by("donne__number", "pk")
+    )
+    donnes: dict[int, Donne] = {}
+    for hand in hands:
+        donnes.setdefault(hand.donne_id, hand.donne)
+        hand.donne = donnes[hand.donne_id]
+        hand.joueur = by_id[hand.joueur_id]
+    if len(donnes) != max(state.summary.recorded - first + 1, 0):
+        data = partie_load(partie, first=first)
+        state.accepted = None
+        return data
+    rachats = list(
+        Rachat.objects.filter(donne__partie=partie)
+        .filter(Q(donne__number__gte=first) | Q(accepted=True))
+        .select_related("donne")
+        .order_by("pk")
+    )
+    state.accepted = [r for r in rachats if r.accepted]
+    for donne in donnes.values():
+        donne.partie = partie
+        donne.winner = by_id.get(donne.winner_id)
+    hands_by: dict[int, list[Hand]] = {}
+    for hand in hands:
+        hands_by.setdefault(hand.donne_id, []).append(hand)
+    rachats_by: dict[int, list[Rachat]] = {}
+    for rachat in rachats:
+        rachat.joueur = by_id[rachat.joueur_id]
+        if rachat.donne.number >= first:
+            rachat.donne = donnes.get(rachat.donne_id, rachat.donne)
+            rachats_by.setdefault(rachat.donne_id, []).append(rachat)
+    return PartieData(
+        partie=partie,
+        joueurs=state.joueurs,
+        donnes=list(donnes.values()),
+        hands=hands_by,
+        rachats=rachats_by,
+        config=state.config,
+        first=first,
+    )

@@ -28,6 +28,7 @@ from games.services.locked import (
     rachat_prices,
     refund,
     tail,
+    tail_from,
 )
 
 Hands = dict[Joueur, dict[str, Any]]
@@ -282,27 +283,52 @@ def _renumbered(later, number: int) -> None:
         moved.number -= 1
 
 
+@dataclass(frozen=True)
+class RachatDecided:
+    """A crosser's answer, and the partie as it left it (its page renders from it)."""
+
+    rachat: Rachat
+    state: PartieState
+
+
 @transaction.atomic
-def rachat_decide(*, partie: Partie, joueur: Joueur, accepted: bool) -> Rachat:
-    """A crosser's answer (docs/rules.md R5); the partie is replayed from his donne."""
-    partie, summary = locked(partie)
+def rachat_decide(
+    *, partie: Partie, joueur: Joueur, accepted: bool, state: PartieState | None = None
+) -> RachatDecided:
+    """A crosser's answer (docs/rules.md R5); the partie is replayed from his donne.
+    ``state``: the partie as the page read it, used as donne_create uses it."""
+    if state is None or not claim(state):
+        state = _locked_state(partie, None)
+    partie, summary = state.partie, state.summary
     pending = next((p for p in summary.pending if p.player == joueur.name), None)
     if pending is None:
         # The same answer tapped twice: the first one counted, the second changes nothing.
         latest = Rachat.objects.filter(joueur=joueur).order_by("-pk").first()
         if latest is not None and latest.accepted == accepted:
-            return latest
+            return RachatDecided(latest, state)
         raise PartieError("pas_de_decision", player=joueur.name)
-    later = tail(partie, summary, pending.donne)
+    later = tail_from(state, pending.donne)
     inputs = later.data.inputs()
     inputs[pending.donne - later.data.first]["rachat"][joueur.name] = accepted
     # Declining can make later donnes impossible (he won one of them): the engine says so.
     after = later.replay(inputs)
     rachat = Rachat(donne=later.data.donne(pending.donne), joueur=joueur, accepted=accepted)
     rachat.save()
-    partie.save(update_fields=["updated_at"])
-    later.store(after, recorded=summary.recorded)
-    return rachat
+    summary = later.store(after, recorded=summary.recorded)
+    if accepted and state.accepted is not None:
+        state.accepted.append(rachat)
+    return RachatDecided(rachat, _replayed(state, later, after, summary))
+
+
+def _replayed(state: PartieState, later, after, summary) -> PartieState:
+    """The state as a write from donne ``later.data.first`` left it: the states before it
+    kept, its replay's after them, as many as were loaded."""
+    first = later.data.first
+    kept = [s for s in state.states if s.number < first]
+    states = kept + list(after.states)
+    return replace(
+        state, summary=summary, states=states[-len(state.states) :] if state.states else states
+    )
 
 
 @transaction.atomic

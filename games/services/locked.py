@@ -16,7 +16,7 @@ from games.errors import PartieError
 from games.models import Partie, Rachat
 from games.replays import Summary
 from games.scoring import DonneState, Replay, refund_due
-from games.selectors import PartieData, PartieState, partie_load
+from games.selectors import PartieData, PartieState, partie_load, tail_load
 
 
 @dataclass
@@ -100,6 +100,20 @@ def tail(partie: Partie, summary: Summary, first: int) -> Tail:
     rows = replays.states_of(partie, since=max(first - 1, 1))
     after = rows.pop(0) if first > 1 else None
     return Tail(partie_load(partie, first=first), after, rows, summary)
+
+
+def tail_from(state: PartieState, first: int) -> Tail:
+    """``tail`` for a write that claimed the state it read: the stored states it holds are
+    the partie's, so the ones from ``first`` - 1 on come from it when it loaded them."""
+    summary = state.summary
+    first = min(first, summary.applied + 1)
+    since = max(first - 1, 1)
+    if state.states and state.states[0].number <= since:
+        rows = [s for s in state.states if s.number >= since]
+    else:
+        rows = replays.states_of(state.partie, since=since)
+    after = rows.pop(0) if first > 1 else None
+    return Tail(tail_load(state, first), after, rows, summary)
 
 
 def change(tail: Tail, after: Replay, summary_after: Summary, removed, refunds) -> Change:

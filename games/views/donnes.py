@@ -241,22 +241,28 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
-    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+    if state is None:
+        raise Http404
+    partie = state.partie
+    joueur = next((j for j in state.joueurs if j.pk == joueur_pk), None)
+    if joueur is None:
+        raise Http404
     decision = request.POST.get("decision")
     undo = None
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
         try:
-            rachat = services.rachat_decide(
-                partie=partie, joueur=joueur, accepted=decision == "racheter"
+            decided = services.rachat_decide(
+                partie=partie, joueur=joueur, accepted=decision == "racheter", state=state
             )
         except RamiError as err:
             messages.error(request, translated(err))
+            state = _refused(partie).stored
         else:
-            partie.refresh_from_db()  # as the decision left it (its revision)
-            _say_decision(request, load_marque(partie), rachat)
+            state, rachat = decided.state, decided.rachat
+            _say_decision(request, build_marque(state), rachat)
             # Undo at hand: the other answer, through the change of a decision already given.
             undo = offer_undo(
                 request,
@@ -271,8 +277,7 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
             )
     if not request.htmx:
         return redirect("partie_detail", pk=partie.pk)
-    partie.refresh_from_db()
-    return render_partie(request, load_marque(partie), undo=undo)
+    return render_partie(request, build_marque(with_rachats(state)), undo=undo)
 
 
 def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:
