@@ -113,6 +113,9 @@ class PartieState:
     stale: bool = False
     # The rachats bought back with their donne (the cagnotte's payment ticks), once loaded.
     accepted: list[Rachat] | None = None
+    # Whether the latest donne has decisions (False: a write of it reads none).
+    last_decided: Any = UNKNOWN
+    last_pk: Any = UNKNOWN  # the latest donne's id
 
     @property
     def names(self) -> list[str]:
@@ -416,6 +419,16 @@ def partie_state_of(owner, pk: int, *, last: int | None, key: Any = None) -> Par
         .annotate(
             latest_dealer=Subquery(latest.values("dealer_id")[:1]),
             latest_key=Subquery(latest.values("idempotency_key")[:1]),
+            latest_pk=Subquery(latest.values("pk")[:1]),
+            latest_decided=Exists(
+                Rachat.objects.filter(
+                    donne=Subquery(
+                        Donne.objects.filter(partie=OuterRef(OuterRef("partie_id")))
+                        .order_by("-number")
+                        .values("pk")[:1]
+                    )
+                )
+            ),
         )
     )
     if key is not None:
@@ -439,6 +452,8 @@ def partie_state_of(owner, pk: int, *, last: int | None, key: Any = None) -> Par
     first = joueurs[0]
     state.last_dealer_id = first.latest_dealer
     state.last_key = first.latest_key
+    state.last_decided = first.latest_decided
+    state.last_pk = first.latest_pk
     if key is not None:
         state.done_id, state.deleted = first.done, first.gone
     return state
@@ -458,13 +473,33 @@ def with_rachats(state: PartieState) -> PartieState:
     return state
 
 
-def tail_load(state: PartieState, first: int) -> PartieData:
+def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> PartieData:
     """The donnes from ``first`` on with their hands and decisions, for a write that replays
     from there, in two queries: the hands with their donne (every donne keeps at least one
     hand; one that would not is read again on its own), then the decisions from ``first``
     on together with every rachat bought back (the cagnotte's ticks, kept on the state)."""
     partie = state.partie
     by_id = {j.pk: j for j in state.joueurs}
+    if not with_hands and first == state.summary.recorded and state.last_pk is not UNKNOWN:
+        # The latest donne, going away (a delete): what the read before told of it is enough.
+        gone = Donne(pk=state.last_pk, partie=partie, number=first, idempotency_key=state.last_key)
+        donnes_list = [gone]
+        rachats = (
+            []
+            if state.last_decided is False
+            else list(Rachat.objects.filter(donne_id=gone.pk).order_by("pk"))
+        )
+        for rachat in rachats:
+            rachat.joueur, rachat.donne = by_id[rachat.joueur_id], gone
+        return PartieData(
+            partie=partie,
+            joueurs=state.joueurs,
+            donnes=donnes_list,
+            hands={},
+            rachats={gone.pk: rachats} if rachats else {},
+            config=state.config,
+            first=first,
+        )
     hands = list(
         Hand.objects.filter(donne__partie=partie, donne__number__gte=first)
         .select_related("donne")
@@ -479,13 +514,17 @@ def tail_load(state: PartieState, first: int) -> PartieData:
         data = partie_load(partie, first=first)
         state.accepted = None
         return data
-    rachats = list(
-        Rachat.objects.filter(donne__partie=partie)
-        .filter(Q(donne__number__gte=first) | Q(accepted=True))
-        .select_related("donne")
-        .order_by("pk")
-    )
-    state.accepted = [r for r in rachats if r.accepted]
+    if first == state.summary.recorded and state.last_decided is False:
+        rachats: list[Rachat] = []  # the latest donne alone, known to have no decision
+        state.accepted = None
+    else:
+        rachats = list(
+            Rachat.objects.filter(donne__partie=partie)
+            .filter(Q(donne__number__gte=first) | Q(accepted=True))
+            .select_related("donne")
+            .order_by("pk")
+        )
+        state.accepted = [r for r in rachats if r.accepted]
     for donne in donnes.values():
         donne.partie = partie
         donne.winner = by_id.get(donne.winner_id)

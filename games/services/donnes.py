@@ -57,7 +57,7 @@ def _input(winner: Joueur | None, win: str, hands: Hands) -> dict[str, Any]:
     }
 
 
-def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
+def _hand_rows(donne: Donne, hands: Hands) -> list[Hand]:
     rows = [
         Hand(
             donne=donne,
@@ -73,7 +73,11 @@ def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
         if row.points is not None and row.cards:
             # The model's constraint, checked here rather than by a query per hand.
             raise ValidationError(Hand._meta.constraints[1].get_violation_error_message())
-    return Hand.objects.bulk_create(rows)
+    return rows
+
+
+def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
+    return Hand.objects.bulk_create(_hand_rows(donne, hands))
 
 
 @transaction.atomic
@@ -203,73 +207,120 @@ def _check_follows(
         raise PartieError("joueurs_changes")
 
 
+def _claimed(partie: Partie, state: PartieState | None, etat: str | None) -> PartieState:
+    """The state a write works on: the page's, claimed, or read again under the lock."""
+    if state is None or not claim(state):
+        state = _locked_state(partie, None)
+    ensure_fresh(state.partie, etat)
+    return state
+
+
 @transaction.atomic
 def donne_update(
     *,
-    donne: Donne,
+    donne: Donne | None = None,
     winner: Joueur | None,
     win: str,
     hands: Hands,
     etat: str | None = None,
     dealer: Joueur | None = None,
+    number: int | None = None,
+    state: PartieState | None = None,
 ) -> Change:
-    """Edit donne k: the partie is replayed from k (the states before it do not change)."""
-    partie, summary = locked(donne.partie, etat)
-    later = tail(partie, summary, donne.number)
+    """Edit donne k (``donne``, or ``number`` of the partie of ``state``): the partie is
+    replayed from k (the states before it do not change)."""
+    number = donne.number if donne is not None else number
+    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    partie, summary = state.partie, state.summary
+    if not 1 <= number <= summary.recorded:
+        raise PartieError("etat_perime")  # deleted meanwhile: the page shows the fresh state
+    later = tail_from(state, number)
     inputs = later.data.inputs()
-    index = donne.number - later.data.first
+    index = number - later.data.first
     # Keep this donne's rachat decisions: they still apply if the same players cross.
     inputs[index] = {**_input(winner, win, hands), "rachat": inputs[index]["rachat"]}
     after = later.replay(inputs)
-    stored = later.data.donne(donne.number)
+    stored = later.data.donne(number)
+    row = (stored.winner_id, stored.win, stored.dealer_id)
     stored.winner, stored.win = winner, win
     if dealer is not None:
-        # docs/rules.md "Le donneur": corrected by hand; the replay does not read it.
+        # docs/rules.md "Le donneur": corrected by hand, one of those dealt to (the engine's
+        # can_deal); the replay does not read it.
         in_race = later.after.in_race if later.after else later.data.names
         if dealer.partie_id != partie.pk or not can_deal(in_race, dealer.name):
             raise PartieError("donneur_invalide")
         stored.dealer = dealer
-    stored.full_clean(exclude=["partie", "winner", "dealer"])
-    stored.save()
-    Hand.objects.filter(donne=stored).delete()
-    _save_hands(stored, hands)
+    _clean_donne(stored)
+    if (stored.winner_id, stored.win, stored.dealer_id) != row:
+        stored.save(update_fields=["winner", "win", "dealer", "updated_at"])
+    _replace_hands(stored, hands, later.data.hands_of(stored))
     removed, refunds = drop_stale_decisions(later.data, after, rachat_prices(later.before))
-    partie.save(update_fields=["updated_at"])
     summary_after = later.store(after, recorded=summary.recorded)
     return change(later, after, summary_after, removed, refunds)
 
 
+def _replace_hands(donne: Donne, hands: Hands, old: list[Hand]) -> None:
+    """The donne's hands as typed: replaced in place (one statement), the hands of players
+    no longer in it deleted."""
+    gone = [h.pk for h in old if h.joueur not in hands]
+    if gone:
+        Hand.objects.filter(pk__in=gone).delete()
+    rows = _hand_rows(donne, hands)
+    Hand.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["donne", "joueur"],
+        update_fields=["cards", "points", "jokers"],
+    )
+
+
 @transaction.atomic
-def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
-    """Delete donne k: the later ones move down one number and are replayed from k."""
-    partie, summary = locked(donne.partie, etat)
-    number = donne.number
-    later = tail(partie, summary, number)
+def donne_delete(
+    *,
+    donne: Donne | None = None,
+    etat: str | None = None,
+    number: int | None = None,
+    state: PartieState | None = None,
+) -> Change:
+    """Delete donne k (``donne``, or ``number`` of the partie of ``state``): the later ones
+    move down one number and are replayed from k."""
+    number = donne.number if donne is not None else number
+    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    partie, summary = state.partie, state.summary
+    if not 1 <= number <= summary.recorded:
+        raise PartieError("etat_perime")
+    later = tail_from(state, number, with_hands=False)
     inputs = later.data.inputs()
     del inputs[number - later.data.first]
     after = later.replay(inputs)
     prices = rachat_prices(later.before)
-    # The deleted donne's own rachats go with it (cascade): give back what was paid.
-    refunds = [
-        due
-        for rachat in later.data.rachats_of(later.data.donne(number))
-        if (due := refund(rachat, number, prices))
-    ]
-    key = later.data.donne(number).idempotency_key
-    if key is not None:
+    gone = later.data.donne(number)
+    decisions = later.data.rachats_of(gone)
+    # The deleted donne's own rachats go with it: give back what was paid.
+    refunds = [due for rachat in decisions if (due := refund(rachat, number, prices))]
+    if gone.idempotency_key is not None:
         # Kept after the donne: a resend of the same form is refused (donne_create).
-        DeletedDonneKey.objects.create(partie=partie, idempotency_key=key)
-    Donne.objects.filter(pk=donne.pk).delete()
-    # Renumber in two steps so that no moment has two donnes with one number (constraint).
-    moved = Donne.objects.filter(partie=partie, number__gt=number)
-    moved.update(number=F("number") + 1_000_000)
-    moved = Donne.objects.filter(partie=partie, number__gt=1_000_000)
-    moved.update(number=F("number") - 1_000_001)
+        DeletedDonneKey.objects.create(partie=partie, idempotency_key=gone.idempotency_key)
+    _delete_donne(gone, bool(decisions))
+    if number < summary.recorded:
+        # Renumber in two steps so that no moment has two donnes with one number (constraint).
+        moved = Donne.objects.filter(partie=partie, number__gt=number)
+        moved.update(number=F("number") + 1_000_000)
+        moved = Donne.objects.filter(partie=partie, number__gt=1_000_000)
+        moved.update(number=F("number") - 1_000_001)
     _renumbered(later, number)
     removed, stale_refunds = drop_stale_decisions(later.data, after, prices)
-    partie.save(update_fields=["updated_at"])
     summary_after = later.store(after, recorded=summary.recorded - 1)
     return change(later, after, summary_after, removed, refunds + stale_refunds)
+
+
+def _delete_donne(donne: Donne, decided: bool) -> None:
+    """The donne, its hands and its decisions (if it has any), one statement each: Django's
+    cascade would look for each kind of row first."""
+    Hand.objects.filter(donne_id=donne.pk)._raw_delete(Hand.objects.db)
+    if decided:
+        Rachat.objects.filter(donne_id=donne.pk)._raw_delete(Rachat.objects.db)
+    Donne.objects.filter(pk=donne.pk)._raw_delete(Donne.objects.db)
 
 
 def _renumbered(later, number: int) -> None:

@@ -102,7 +102,7 @@ def tail(partie: Partie, summary: Summary, first: int) -> Tail:
     return Tail(partie_load(partie, first=first), after, rows, summary)
 
 
-def tail_from(state: PartieState, first: int) -> Tail:
+def tail_from(state: PartieState, first: int, *, with_hands: bool = True) -> Tail:
     """``tail`` for a write that claimed the state it read: the stored states it holds are
     the partie's, so the ones from ``first`` - 1 on come from it when it loaded them."""
     summary = state.summary
@@ -113,7 +113,7 @@ def tail_from(state: PartieState, first: int) -> Tail:
     else:
         rows = replays.states_of(state.partie, since=since)
     after = rows.pop(0) if first > 1 else None
-    return Tail(tail_load(state, first), after, rows, summary)
+    return Tail(tail_load(state, first, with_hands=with_hands), after, rows, summary)
 
 
 def change(tail: Tail, after: Replay, summary_after: Summary, removed, refunds) -> Change:

@@ -161,6 +161,21 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/partie_detail.html#previews", context)
 
 
+class _LazyDonne:
+    """The donne edited, read only if the form needs what was recorded (a post that does not
+    name its players); its number is enough otherwise."""
+
+    def __init__(self, partie: Partie, number: int) -> None:
+        self.number = number
+        self._partie = partie
+
+    def __getattr__(self, name: str):
+        donne = _donne_at(self._partie, self.number)
+        if donne is None:
+            raise Http404
+        return getattr(donne, name)
+
+
 def _donne_at(partie: Partie, number: int) -> Donne | None:
     return Donne.objects.filter(partie=partie, number=number).first()
 
@@ -169,21 +184,28 @@ def _donne_at(partie: Partie, number: int) -> Donne | None:
 @require_http_methods(["GET", "POST"])
 @never_cache
 def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
     status = 200
     if request.method == "GET":
+        partie = get_partie_for_user(request, pk)
         marque = load_marque(partie)
         donne = _donne_at(partie, number)
         if donne is None:
             raise Http404
         form = DonneForm.from_donne(marque, donne)
     else:
-        donne = get_object_or_404(Donne, partie=partie, number=number)
-        form, marque = _posted_form(request, partie, donne)
+        state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+        if state is None or not 1 <= number <= state.summary.recorded:
+            raise Http404
+        partie = state.partie
+        donne = None
+        form, marque = _form_of(
+            request, state.joueurs, lambda: build_marque(state), _LazyDonne(partie, number)
+        )
         if form.is_valid():
             try:
                 change = services.donne_update(
-                    donne=donne,
+                    number=number,
+                    state=state,
                     winner=form.cleaned_data["winner_joueur"],
                     win=form.cleaned_data["win"],
                     hands=form.cleaned_data["hands"],
@@ -192,7 +214,8 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     dealer=form.cleaned_data["dealer_joueur"],
                 )
             except RamiError as err:
-                marque = load_marque(partie)
+                marque = _refused(partie)
+                partie = marque.partie
                 if err.code != "etat_perime":
                     form.add_refusal(err, number)
                 else:
@@ -205,7 +228,8 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
                 say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
-        marque = marque or load_marque(partie)
+        marque = marque or build_marque(state)
+        donne = donne or _donne_at(partie, number)
     context = {
         "partie": partie,
         "donne": donne,
@@ -221,11 +245,15 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
-    donne = get_object_or_404(Donne, partie=partie, number=number)
     if request.method == "POST":
+        state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+        if state is None or not 1 <= number <= state.summary.recorded:
+            raise Http404
+        partie = state.partie
         try:
-            change = services.donne_delete(donne=donne, etat=request.POST.get("etat", ""))
+            change = services.donne_delete(
+                number=number, state=state, etat=request.POST.get("etat", "")
+            )
         except RamiError as err:
             if err.code == "etat_perime":
                 return stale(request, partie, err)
@@ -234,6 +262,8 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
             say_change(request, change, partie.currency)
         return redirect("partie_detail", pk=partie.pk)
+    partie = get_partie_for_user(request, pk)
+    donne = get_object_or_404(Donne, partie=partie, number=number)
     context = {"partie": partie, "donne": donne, "etat": str(partie.revision)}
     return render(request, "games/donne_delete.html", context)
 
