@@ -19,9 +19,6 @@ class GamesConfig(AppConfig):
             keep_username_key, sender=get_user_model(), dispatch_uid="games.username_key"
         )
 
-        # The share poll's cached state moves when a partie changes (games/follow.py).
-        # Connects the render of a partie's PDF to every committed write (games/tasks.py).
-        from games import (
-            follow,  # noqa: F401
-            tasks,  # noqa: F401
-        )
+        # The share poll's cached state moves when a partie changes (games/follow.py), and
+        # every committed write queues the render of the partie's PDF (games/tasks.py).
+        from games import follow, tasks  # noqa: F401
