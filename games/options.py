@@ -12,17 +12,15 @@ from typing import Any
 from games.centimes import from_centimes, to_centimes
 from games.models import Partie
 from games.scoring import RECORD_KEYS, Config, Preset, get_preset
-from games.scoring.config import RULE_OPTIONS
+from games.scoring.config import RULE_OPTIONS, filled_prices
 
 
 def _rachat_prices(partie: Partie) -> int | list[int]:
-    if partie.rachat_price_2 is None and partie.rachat_price_3 is None:
-        return to_centimes(partie.rachat_price)
-    # docs/rules.md R11: an empty later price repeats the one before it.
-    filled: list[int] = []
-    for price in (partie.rachat_price, partie.rachat_price_2, partie.rachat_price_3):
-        filled.append(to_centimes(price) if price is not None else filled[-1])
-    return filled
+    later = [partie.rachat_price_2, partie.rachat_price_3]
+    return filled_prices(
+        to_centimes(partie.rachat_price),
+        [to_centimes(price) if price is not None else None for price in later],
+    )
 
 
 def config_of(partie: Partie) -> Config:

@@ -13,123 +13,34 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
-from typing import Any
 
-from games.models import DonneResult, Joueur, Partie, PartieResult
+from django.db import connection
+
+from games.models import DonneResult, Partie, PartieResult
 from games.options import config_of
-from games.scoring import ENGINE_VERSION, Config, DonneState, Final, PendingRachat, Replay
-from games.selectors import PartieData, partie_load
+from games.scoring import ENGINE_VERSION, DonneState, Replay
+from games.selectors import (
+    PartieData,
+    PartieState,
+    RachatLine,
+    Summary,
+    is_fresh,
+    partie_load,
+    partie_state,
+    read_summary,
+    states_of,
+    stored_result,
+    summary_from,
+)
+
+# The shapes of a read partie live with the reads (games/selectors.py); kept here by name.
+Stored = PartieState
+__all__ = ["RachatLine", "Stored", "Summary"]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class RachatLine:
-    """A rachat the engine applied: who, after which donne, which one, at what price."""
-
-    donne: int
-    player: str
-    number: int
-    price: int  # centimes
-
-
-@dataclass
-class Summary:
-    """The partie as a whole, from its stored replay."""
-
-    recorded: int  # donnes stored
-    applied: int  # donnes the replay went through (it stops at a decision still to take)
-    over: bool
-    end_reason: str | None
-    pending: list[PendingRachat]
-    final: Final
-    rachats: list[RachatLine]
-
-    @property
-    def blocked(self) -> int:
-        """Donnes stored after a decision still to take: replayed once it is taken."""
-        return self.recorded - self.applied
-
-    def to_json(self) -> dict[str, Any]:
-        final = self.final
-        return {
-            "recorded": self.recorded,
-            "applied": self.applied,
-            "over": self.over,
-            "end_reason": self.end_reason,
-            "pending": [vars(p) for p in self.pending],
-            "final": {
-                **final.to_dict(),
-                "provisional": final.provisional,
-                "shares": final.shares,
-                "into_pot": final.into_pot,
-            },
-            "rachats": [vars(r) for r in self.rachats],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Summary:
-        final = dict(data["final"])
-        final["ranking"] = [tuple(row) for row in final["ranking"]]
-        return cls(
-            recorded=data["recorded"],
-            applied=data["applied"],
-            over=data["over"],
-            end_reason=data["end_reason"],
-            pending=[PendingRachat(**p) for p in data["pending"]],
-            final=Final(**final),
-            rachats=[RachatLine(**r) for r in data["rachats"]],
-        )
-
-
-@dataclass
-class Stored:
-    """A partie as the pages read it: its players, options, summary, and the states loaded
-    (the latest ones, or all), without its donnes and hands."""
-
-    partie: Partie
-    joueurs: list[Joueur]
-    config: Config
-    summary: Summary
-    states: list[DonneState]  # consecutive, the last one is the latest applied donne
-
-    @property
-    def names(self) -> list[str]:
-        return [j.name for j in self.joueurs]
-
-    @property
-    def last(self) -> DonneState | None:
-        return self.states[-1] if self.states else None
-
-    @property
-    def etat(self) -> str:
-        """The fingerprint a form carries: the partie's revision (a payment tick does not
-        move it; a donne, a decision, an option or the end does)."""
-        return str(self.partie.revision)
-
-
 # -- writing --------------------------------------------------------------------------------
-
-
-def _rachat_lines(states: list[DonneState]) -> list[RachatLine]:
-    return [
-        RachatLine(state.number, player, info.number, info.price)
-        for state in states
-        for player, info in state.rachats.items()
-    ]
-
-
-def _summary(result: Replay, recorded: int, first: int, kept: list[RachatLine]) -> Summary:
-    return Summary(
-        recorded=recorded,
-        applied=first - 1 + len(result.states),
-        over=result.over,
-        end_reason=result.end_reason,
-        pending=list(result.pending),
-        final=result.final,
-        rachats=kept + _rachat_lines(result.states),
-    )
 
 
 def store(
@@ -144,21 +55,19 @@ def store(
     earlier ones are stored already and unchanged, and ``earlier`` is their summary). Call it
     in the write's transaction, after the write: the tag is the revision it left."""
     kept = [r for r in (earlier.rachats if earlier else []) if r.donne < first]
-    summary = _summary(result, recorded, first, kept)
-    DonneResult.objects.filter(partie=partie, number__gte=first).delete()
-    DonneResult.objects.bulk_create(
+    summary = summary_from(result, recorded, first, kept)
+    rows = [
         DonneResult(partie=partie, number=state.number, state=json.dumps(state.to_storage()))
         for state in result.states
+    ]
+    last = first - 1 + len(rows)
+    if earlier is None or earlier.applied > last:
+        DonneResult.objects.filter(partie=partie, number__gt=last).delete()
+    # The states from ``first`` on replaced in place: one statement, whatever their number.
+    DonneResult.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["partie", "number"], update_fields=["state"]
     )
-    partie.refresh_from_db(fields=["revision"])
-    PartieResult.objects.update_or_create(
-        partie=partie,
-        defaults={
-            "engine": ENGINE_VERSION,
-            "revision": partie.revision,
-            "summary": json.dumps(summary.to_json()),
-        },
-    )
+    tag_result(partie, summary)
     return summary
 
 
@@ -181,7 +90,7 @@ def store_new(parties: list[tuple[Partie, Replay, int]]) -> None:
             partie=partie,
             engine=ENGINE_VERSION,
             revision=revisions[partie.pk],
-            summary=json.dumps(_summary(result, recorded, 1, []).to_json()),
+            summary=json.dumps(summary_from(result, recorded, 1, []).to_json()),
         )
         for partie, result, recorded in parties
     )
@@ -195,51 +104,22 @@ def rebuild(partie: Partie) -> tuple[PartieData, Replay, Summary]:
     return data, result, summary
 
 
-def _is_fresh(partie: Partie, result: PartieResult | None) -> bool:
-    return (
-        result is not None
-        and result.engine == ENGINE_VERSION
-        and result.revision == partie.revision
-    )
-
-
 def summary_of(partie: Partie) -> Summary:
-    """The partie's summary, rebuilt first when its tag no longer matches. ``partie`` comes
-    with its ``result`` (select_related) when the caller wants no extra query."""
-    try:
-        result = partie.result
-    except PartieResult.DoesNotExist:
-        result = None
-    if _is_fresh(partie, result):
-        return Summary.from_json(json.loads(result.summary))
-    if result is not None:
-        log.warning(
-            "Stored replay of partie %s was stale (engine %s, revision %s; now %s, %s): rebuilt",
-            partie.pk,
-            result.engine,
-            result.revision,
-            ENGINE_VERSION,
-            partie.revision,
-        )
-    _data, _result, summary = rebuild(partie)
-    partie.result = PartieResult.objects.get(partie=partie)
+    """The partie's summary for a read: never written here (games/selectors.py)."""
+    return read_summary(partie)[0]
+
+
+def fresh_summary(partie: Partie) -> Summary:
+    """The partie's summary for a write, under its lock: rebuilt and stored first when its tag
+    no longer matches (a new engine, a change made outside the app), and the mismatch logged."""
+    summary, stale = read_summary(partie)
+    if stale:
+        _data, _result, summary = rebuild(partie)
+        partie.result = PartieResult.objects.get(partie=partie)
     return summary
 
 
 # -- reading --------------------------------------------------------------------------------
-
-
-def states_of(
-    partie: Partie, *, last: int | None = None, since: int | None = None
-) -> list[DonneState]:
-    """Stored states in order: all, the ``last`` ones, or those from donne ``since`` on."""
-    rows = DonneResult.objects.filter(partie=partie)
-    if since is not None:
-        rows = rows.filter(number__gte=since)
-    if last is not None:
-        rows = rows.order_by("-number")[:last]
-        return [DonneState.from_storage(json.loads(r.state)) for r in reversed(list(rows))]
-    return [DonneState.from_storage(json.loads(r.state)) for r in rows.order_by("number")]
 
 
 def state_at(partie: Partie, number: int) -> DonneState | None:
@@ -248,17 +128,8 @@ def state_at(partie: Partie, number: int) -> DonneState | None:
 
 
 def load(partie: Partie, *, last: int | None = None) -> Stored:
-    """The partie for a page: summary, players, and its ``last`` states (all with None), in
-    a fixed number of queries whatever the number of donnes."""
-    summary = summary_of(partie)
-    joueurs = list(partie.joueurs.select_related("habitue"))  # his colour (display/colours.py)
-    return Stored(
-        partie=partie,
-        joueurs=joueurs,
-        config=config_of(partie),
-        summary=summary,
-        states=states_of(partie, last=last),
-    )
+    """The partie for a page (selectors.partie_state)."""
+    return partie_state(partie, last=last)
 
 
 def listed(partie: Partie) -> Stored:
@@ -276,28 +147,37 @@ def listed(partie: Partie) -> Stored:
 def loaded_all(parties: list[Partie]) -> list[Stored]:
     """Several parties with every state (an account's backup), in one query more. The
     parties come with ``result`` and ``joueurs`` loaded (selectors.parties_of)."""
-    summaries = {p.pk: summary_of(p) for p in parties}
+    summaries = {p.pk: read_summary(p) for p in parties}
     states: dict[int, list[DonneState]] = {}
     rows = DonneResult.objects.filter(partie__in=[p.pk for p in parties])
     for row in rows.order_by("partie", "number"):
         states.setdefault(row.partie_id, []).append(DonneState.from_storage(json.loads(row.state)))
-    return [
-        Stored(
-            partie=p,
-            joueurs=list(p.joueurs.all()),
-            config=config_of(p),
-            summary=summaries[p.pk],
-            states=states.get(p.pk, []),
+    loaded = []
+    for p in parties:
+        summary, stale = summaries[p.pk]
+        mine = partie_load(p).replay().states if stale else states.get(p.pk, [])
+        loaded.append(
+            Stored(
+                partie=p,
+                joueurs=list(p.joueurs.all()),
+                config=config_of(p),
+                summary=summary,
+                states=mine,
+                stale=stale,
+            )
         )
-        for p in parties
-    ]
+    return loaded
 
 
 def agrees(partie: Partie) -> bool:
     """Whether the stored replay is what a fresh replay of the partie gives (the test of the
-    stored replay, and ``rami rebuild --check``)."""
+    stored replay, and ``rami rebuild --check``). It reads what is stored as it is: a stale
+    tag or a missing summary is a disagreement, never healed here."""
     partie = Partie.objects.select_related("result").get(pk=partie.pk)
-    summary = summary_of(partie)
+    result = stored_result(partie)
+    if not is_fresh(partie, result):
+        return False
+    summary = Summary.from_json(json.loads(result.summary))
     data = partie_load(partie)
     fresh = data.replay()
     stored = states_of(partie)
@@ -305,14 +185,53 @@ def agrees(partie: Partie) -> bool:
         stored == fresh.states
         and [(s.eliminated_at, s.left) for s in stored]
         == [(s.eliminated_at, s.left) for s in fresh.states]
-        and summary.to_json()
-        == Summary(
-            recorded=len(data.donnes),
-            applied=len(fresh.states),
-            over=fresh.over,
-            end_reason=fresh.end_reason,
-            pending=list(fresh.pending),
-            final=fresh.final,
-            rachats=_rachat_lines(fresh.states),
-        ).to_json()
+        and summary.to_json() == summary_from(fresh, len(data.donnes), 1, []).to_json()
+    )
+
+
+def store_appended(state: PartieState, result: Replay) -> Summary:
+    """``store`` for one donne appended after the last applied one (nothing stored after it),
+    the partie's row already updated by this write: its new state inserted and the summary
+    tagged with the revision the write left, read back by the same statement."""
+    partie = state.partie
+    number = state.summary.recorded + 1
+    summary = summary_from(result, number, number, state.summary.rachats)
+    DonneResult.objects.bulk_create(
+        DonneResult(partie=partie, number=s.number, state=json.dumps(s.to_storage()))
+        for s in result.states
+    )
+    tag_result(partie, summary)
+    return summary
+
+
+def tag_result(partie: Partie, summary: Summary) -> None:
+    """The summary stored, tagged with the revision in the same statement (the triggers
+    moved it during the write; RETURNING reads it back: SQLite 3.35+, PostgreSQL)."""
+    result = stored_result(partie)
+    text = json.dumps(summary.to_json())
+    if result is None:
+        store_summary(partie, summary)
+        return
+    table = PartieResult._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET engine = %s, summary = %s, revision = "  # noqa: S608
+            f"(SELECT revision FROM {Partie._meta.db_table} WHERE id = %s) "
+            "WHERE partie_id = %s RETURNING revision",
+            [ENGINE_VERSION, text, partie.pk, partie.pk],
+        )
+        (revision,) = cursor.fetchone()
+    partie.revision = result.revision = revision
+    result.engine, result.summary = ENGINE_VERSION, text
+
+
+def store_summary(partie: Partie, summary: Summary) -> None:
+    partie.refresh_from_db(fields=["revision"])
+    partie.result, _created = PartieResult.objects.update_or_create(
+        partie=partie,
+        defaults={
+            "engine": ENGINE_VERSION,
+            "revision": partie.revision,
+            "summary": json.dumps(summary.to_json()),
+        },
     )

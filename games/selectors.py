@@ -2,14 +2,140 @@
 
 from __future__ import annotations
 
+import json
+import logging
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
-from games.models import Donne, Hand, Joueur, Partie, Rachat
+from games.dealing import dealer_after, dealer_of_next
+from games.models import (
+    DeletedDonneKey,
+    Donne,
+    DonneResult,
+    Hand,
+    Joueur,
+    Partie,
+    PartieResult,
+    Rachat,
+)
 from games.options import config_of
-from games.scoring import Config, DonneState, Replay, replay
+from games.scoring import ENGINE_VERSION, Config, DonneState, Final, PendingRachat, Replay, replay
+
+
+@dataclass(frozen=True)
+class RachatLine:
+    """A rachat the engine applied: who, after which donne, which one, at what price."""
+
+    donne: int
+    player: str
+    number: int
+    price: int  # centimes
+
+
+@dataclass
+class Summary:
+    """The partie as a whole, from its stored replay."""
+
+    recorded: int  # donnes stored
+    applied: int  # donnes the replay went through (it stops at a decision still to take)
+    over: bool
+    end_reason: str | None
+    pending: list[PendingRachat]
+    final: Final
+    rachats: list[RachatLine]
+
+    @property
+    def blocked(self) -> int:
+        """Donnes stored after a decision still to take: replayed once it is taken."""
+        return self.recorded - self.applied
+
+    def to_json(self) -> dict[str, Any]:
+        final = self.final
+        return {
+            "recorded": self.recorded,
+            "applied": self.applied,
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "pending": [vars(p) for p in self.pending],
+            "final": {
+                **final.to_dict(),
+                "provisional": final.provisional,
+                "shares": final.shares,
+                "into_pot": final.into_pot,
+            },
+            "rachats": [vars(r) for r in self.rachats],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Summary:
+        final = dict(data["final"])
+        final["ranking"] = [tuple(row) for row in final["ranking"]]
+        return cls(
+            recorded=data["recorded"],
+            applied=data["applied"],
+            over=data["over"],
+            end_reason=data["end_reason"],
+            pending=[PendingRachat(**p) for p in data["pending"]],
+            final=Final(**final),
+            rachats=[RachatLine(**r) for r in data["rachats"]],
+        )
+
+
+log = logging.getLogger(__name__)
+
+
+# What a read does not know until asked (a page that never shows the next dealer).
+UNKNOWN: Any = object()
+
+
+@dataclass
+class PartieState:
+    """A partie as every page and every write reads it: its players, options, summary, and
+    the states loaded (the latest ones, or all), without its donnes and hands. A write
+    service returns it as it left the partie, so that its page renders with no second
+    read."""
+
+    partie: Partie
+    joueurs: list[Joueur]
+    config: Config
+    summary: Summary
+    states: list[DonneState]  # consecutive, the last one is the latest applied donne
+    # Who dealt the latest donne (docs/rules.md "Le donneur"), and its idempotency key.
+    last_dealer_id: Any = UNKNOWN
+    last_key: Any = UNKNOWN
+    # The donne already recorded under the key a write carries, or that key deleted since.
+    done_id: int | None = None
+    deleted: bool = False
+    # The summary's tag no longer matches: computed in memory; a write stores it afresh.
+    stale: bool = False
+    # The rachats bought back with their donne (the cagnotte's payment ticks), once loaded.
+    accepted: list[Rachat] | None = None
+    # Whether the latest donne has decisions (False: a write of it reads none).
+    last_decided: Any = UNKNOWN
+    last_pk: Any = UNKNOWN  # the latest donne's id
+
+    @property
+    def names(self) -> list[str]:
+        return [j.name for j in self.joueurs]
+
+    @property
+    def last(self) -> DonneState | None:
+        return self.states[-1] if self.states else None
+
+    @property
+    def etat(self) -> str:
+        """The fingerprint a form carries: the partie's revision (a payment tick does not
+        move it; a donne, a decision, an option or the end does)."""
+        return str(self.partie.revision)
+
+    def next_dealer(self, in_race: list[str], number: int) -> Joueur | None:
+        """The dealer of donne ``number`` about to be recorded (games/dealing.py)."""
+        if self.last_dealer_id is UNKNOWN or number != self.summary.recorded + 1:
+            return dealer_of_next(self.partie, self.joueurs, in_race, number)
+        return dealer_after(self.partie, self.joueurs, in_race, self.last_dealer_id)
 
 
 @dataclass
@@ -166,3 +292,257 @@ def partie_shared(token: str) -> Partie | None:
     """The partie behind a share link, with its number of donnes (``n_donnes``), in one query:
     enough for the live view's ETag before anything else is loaded."""
     return Partie.objects.filter(share_token=token).annotate(n_donnes=Count("donnes")).first()
+
+
+# -- the state of a partie --------------------------------------------------------------------
+
+
+def rachat_lines(states: list[DonneState]) -> list[RachatLine]:
+    return [
+        RachatLine(state.number, player, info.number, info.price)
+        for state in states
+        for player, info in state.rachats.items()
+    ]
+
+
+def summary_from(result: Replay, recorded: int, first: int, kept: list[RachatLine]) -> Summary:
+    """The summary of a replay of the donnes from ``first`` on, after the rachats ``kept``
+    of the donnes before."""
+    return Summary(
+        recorded=recorded,
+        applied=first - 1 + len(result.states),
+        over=result.over,
+        end_reason=result.end_reason,
+        pending=list(result.pending),
+        final=result.final,
+        rachats=kept + rachat_lines(result.states),
+    )
+
+
+def is_fresh(partie: Partie, result: PartieResult | None) -> bool:
+    return (
+        result is not None
+        and result.engine == ENGINE_VERSION
+        and result.revision == partie.revision
+    )
+
+
+def stored_result(partie: Partie) -> PartieResult | None:
+    try:
+        return partie.result
+    except PartieResult.DoesNotExist:
+        return None
+
+
+def read_summary(partie: Partie) -> tuple[Summary, bool]:
+    """The partie's summary and whether it was stale. A stale one (a new engine, a change
+    made outside the app) is replayed here in memory: a read never writes, the next write
+    stores it (games/replays.py)."""
+    result = stored_result(partie)
+    if is_fresh(partie, result):
+        return Summary.from_json(json.loads(result.summary)), False
+    if result is not None:
+        log.warning(
+            "Stored replay of partie %s is stale (engine %s, revision %s; now %s, %s)",
+            partie.pk,
+            result.engine,
+            result.revision,
+            ENGINE_VERSION,
+            partie.revision,
+        )
+    data = partie_load(partie)
+    return summary_from(data.replay(), len(data.donnes), 1, []), True
+
+
+def _states(rows) -> list[DonneState]:
+    return [DonneState.from_storage(json.loads(r.state)) for r in rows]
+
+
+def states_of(
+    partie: Partie, *, last: int | None = None, since: int | None = None
+) -> list[DonneState]:
+    """Stored states in order: all, the ``last`` ones, or those from donne ``since`` on."""
+    rows = DonneResult.objects.filter(partie=partie)
+    if since is not None:
+        rows = rows.filter(number__gte=since)
+    if last is not None:
+        return _states(reversed(list(rows.order_by("-number")[:last])))
+    return _states(rows.order_by("number"))
+
+
+def _state_of(partie: Partie, joueurs: list[Joueur], last: int | None) -> PartieState:
+    summary, stale = read_summary(partie)
+    if stale:
+        # The stored states may be stale as well: the ones of this replay, in memory.
+        data = partie_load(partie)
+        states = data.replay().states
+        states = states if last is None else states[-last:] if last else []
+    else:
+        states = states_of(partie, last=last) if last != 0 else []
+    return PartieState(
+        partie=partie,
+        joueurs=joueurs,
+        config=config_of(partie),
+        summary=summary,
+        states=states,
+        stale=stale,
+    )
+
+
+def partie_state(partie: Partie, *, last: int | None = None) -> PartieState:
+    """The partie for a page: summary, players, and its ``last`` states (all with None), in
+    a fixed number of queries whatever the number of donnes. ``partie`` comes with its
+    ``result`` (select_related) when the caller wants no extra query."""
+    joueurs = list(partie.joueurs.select_related("habitue"))  # his colour (display/colours.py)
+    return _state_of(partie, joueurs, last)
+
+
+def _key_or_none(key: Any) -> Any:
+    try:
+        return uuid.UUID(str(key)) if key else None
+    except ValueError:
+        return None
+
+
+def partie_state_of(owner, pk: int, *, last: int | None, key: Any = None) -> PartieState | None:
+    """The partie ``pk`` of ``owner`` (None: not his) as a write reads it before taking its
+    lock, in two queries: the partie, its stored result and its players in one, with who
+    dealt the latest donne, its key and whether ``key`` was recorded or deleted; then its
+    ``last`` states. The write then checks that the revision read is still the partie's
+    (services/locked.py ``claim``): whatever changed since moved it."""
+    key = _key_or_none(key)
+    latest = Donne.objects.filter(partie=OuterRef("partie_id")).order_by("-number")
+    rows = (
+        Joueur.objects.filter(partie_id=pk, partie__owner=owner)
+        .select_related("partie", "partie__result", "habitue")
+        .order_by("seat")
+        .annotate(
+            latest_dealer=Subquery(latest.values("dealer_id")[:1]),
+            latest_key=Subquery(latest.values("idempotency_key")[:1]),
+            latest_pk=Subquery(latest.values("pk")[:1]),
+            latest_decided=Exists(
+                Rachat.objects.filter(
+                    donne=Subquery(
+                        Donne.objects.filter(partie=OuterRef(OuterRef("partie_id")))
+                        .order_by("-number")
+                        .values("pk")[:1]
+                    )
+                )
+            ),
+        )
+    )
+    if key is not None:
+        rows = rows.annotate(
+            done=Subquery(
+                Donne.objects.filter(partie=OuterRef("partie_id"), idempotency_key=key).values(
+                    "pk"
+                )[:1]
+            ),
+            gone=Exists(
+                DeletedDonneKey.objects.filter(partie=OuterRef("partie_id"), idempotency_key=key)
+            ),
+        )
+    joueurs = list(rows)
+    if not joueurs:
+        return None
+    partie = joueurs[0].partie
+    for joueur in joueurs:
+        joueur.partie = partie
+    state = _state_of(partie, joueurs, last)
+    first = joueurs[0]
+    state.last_dealer_id = first.latest_dealer
+    state.last_key = first.latest_key
+    state.last_decided = first.latest_decided
+    state.last_pk = first.latest_pk
+    if key is not None:
+        state.done_id, state.deleted = first.done, first.gone
+    return state
+
+
+def accepted_rachats(partie: Partie) -> list[Rachat]:
+    """The rachats bought back, with their donne: a few per player, whatever the donnes."""
+    return list(Rachat.objects.filter(donne__partie=partie, accepted=True).select_related("donne"))
+
+
+def with_rachats(state: PartieState) -> PartieState:
+    """The state with the rachats its cagnotte ticks (none to read when the engine applied
+    no rachat with a price: the cagnotte lists only those)."""
+    if state.accepted is None:
+        priced = any(line.price for line in state.summary.rachats)
+        state.accepted = accepted_rachats(state.partie) if priced else []
+    return state
+
+
+def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> PartieData:
+    """The donnes from ``first`` on with their hands and decisions, for a write that replays
+    from there, in two queries: the hands with their donne (every donne keeps at least one
+    hand; one that would not is read again on its own), then the decisions from ``first``
+    on together with every rachat bought back (the cagnotte's ticks, kept on the state)."""
+    partie = state.partie
+    by_id = {j.pk: j for j in state.joueurs}
+    if not with_hands and first == state.summary.recorded and state.last_pk is not UNKNOWN:
+        # The latest donne, going away (a delete): what the read before told of it is enough.
+        gone = Donne(pk=state.last_pk, partie=partie, number=first, idempotency_key=state.last_key)
+        donnes_list = [gone]
+        rachats = (
+            []
+            if state.last_decided is False
+            else list(Rachat.objects.filter(donne_id=gone.pk).order_by("pk"))
+        )
+        for rachat in rachats:
+            rachat.joueur, rachat.donne = by_id[rachat.joueur_id], gone
+        return PartieData(
+            partie=partie,
+            joueurs=state.joueurs,
+            donnes=donnes_list,
+            hands={},
+            rachats={gone.pk: rachats} if rachats else {},
+            config=state.config,
+            first=first,
+        )
+    hands = list(
+        Hand.objects.filter(donne__partie=partie, donne__number__gte=first)
+        .select_related("donne")
+        .order_by("donne__number", "pk")
+    )
+    donnes: dict[int, Donne] = {}
+    for hand in hands:
+        donnes.setdefault(hand.donne_id, hand.donne)
+        hand.donne = donnes[hand.donne_id]
+        hand.joueur = by_id[hand.joueur_id]
+    if len(donnes) != max(state.summary.recorded - first + 1, 0):
+        data = partie_load(partie, first=first)
+        state.accepted = None
+        return data
+    if first == state.summary.recorded and state.last_decided is False:
+        rachats: list[Rachat] = []  # the latest donne alone, known to have no decision
+        state.accepted = None
+    else:
+        rachats = list(
+            Rachat.objects.filter(donne__partie=partie)
+            .filter(Q(donne__number__gte=first) | Q(accepted=True))
+            .select_related("donne")
+            .order_by("pk")
+        )
+        state.accepted = [r for r in rachats if r.accepted]
+    for donne in donnes.values():
+        donne.partie = partie
+        donne.winner = by_id.get(donne.winner_id)
+    hands_by: dict[int, list[Hand]] = {}
+    for hand in hands:
+        hands_by.setdefault(hand.donne_id, []).append(hand)
+    rachats_by: dict[int, list[Rachat]] = {}
+    for rachat in rachats:
+        rachat.joueur = by_id[rachat.joueur_id]
+        if rachat.donne.number >= first:
+            rachat.donne = donnes.get(rachat.donne_id, rachat.donne)
+            rachats_by.setdefault(rachat.donne_id, []).append(rachat)
+    return PartieData(
+        partie=partie,
+        joueurs=state.joueurs,
+        donnes=list(donnes.values()),
+        hands=hands_by,
+        rachats=rachats_by,
+        config=state.config,
+        first=first,
+    )

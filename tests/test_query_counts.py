@@ -5,12 +5,15 @@ share link."""
 
 from __future__ import annotations
 
+import uuid
+from decimal import Decimal
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Partie
+from games import replays, services
+from games.models import Hand, Partie, Rachat
 from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +78,128 @@ def test_the_unchanged_share_poll_is_one_query_at_5_and_60_donnes(
     with django_assert_num_queries(POLL_QUERIES):
         response = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
+
+
+# Recording a donne, from the page (htmx) or from the offline queue: session, user, the
+# partie with its result, players and who dealt last (one query), its latest states; the
+# claim of the row (the revision read still the partie's), the donne, its hands, its stored
+# state, the summary tagged with the revision left; the two savepoints of the service's
+# transaction inside the test's. The page then renders from the state the write returned.
+# A partie with a share link adds the followers' cache key (games/follow.py): statements of
+# the database cache here, none with Redis; the partie below has no link.
+RECORD_QUERIES = 11
+
+
+def posted_donne(partie: Partie, winner: str) -> dict[str, str]:
+    """What the donne form posts, as the page had it."""
+    partie.refresh_from_db()
+    pk = {j.name: j.pk for j in partie.joueurs.all()}
+    data = {
+        "cle": str(uuid.uuid4()),
+        "etat": str(partie.revision),
+        "en_course": " ".join(str(pk[name]) for name in NAMES),
+        "winner": str(pk[winner]),
+        "win": "rami",
+    }
+    data.update({f"points_{pk[name]}": "2" for name in NAMES if name != winner})
+    return data
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+@pytest.mark.parametrize("queue", [False, True])
+def test_recording_a_donne_costs_the_same_queries_at_5_and_300_donnes(
+    donnes: int, queue: bool, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    services.partie_unshare(partie=partie)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    data = posted_donne(partie, "Anne")
+    headers = {"HTTP_X_RAMISCORE_QUEUE": "1"} if queue else {"HTTP_HX_REQUEST": "true"}
+    with django_assert_num_queries(RECORD_QUERIES):
+        response = client.post(reverse("donne_create", args=[partie.pk]), data, **headers)
+    assert response.status_code == 200
+    assert partie.donnes.count() == donnes + 1
+    if queue:
+        partie.refresh_from_db()
+        assert response.json() == {"ok": True, "number": donnes + 1, "etat": str(partie.revision)}
+    else:
+        assert f"{donnes + 1} donnes" in response.content.decode()
+
+
+# A rachat decision (htmx), an edit and a delete of the latest donne: the same read as a
+# recording (the partie, its players, its latest states), the claim, the hands with their
+# donne where the replay needs them, the decisions with the cagnotte's ticks where there
+# can be some, the rows written, the states replaced in place and the summary tagged.
+DECIDE_QUERIES = 12
+EDIT_QUERIES = 11
+DELETE_QUERIES = 11
+
+
+def crossed(donnes: int) -> tuple[Partie, int]:
+    """A partie of ``donnes`` donnes, then one where Chloé crosses the seuil (a decision to
+    take), priced so that the cagnotte lists it; with no share link (see RECORD_QUERIES)."""
+    partie = partie_with(donnes)
+    services.partie_unshare(partie=partie)
+    services.partie_update_money(
+        partie=partie,
+        stake=partie.stake,
+        rachat_price=Decimal("2"),
+        point_value=partie.point_value,
+        settlement=partie.settlement,
+    )
+    chloe = partie.joueurs.get(name="Chloé")
+    total = replays.states_of(partie, last=1)[0].totals["Chloé"]
+    play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand(points=max(100 - total, 1) + 50))
+    return partie, chloe.pk
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+def test_a_rachat_decision_costs_the_same_queries_at_5_and_300_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie, chloe = crossed(donnes)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    url = reverse("rachat_decide", args=[partie.pk, chloe])
+    with django_assert_num_queries(DECIDE_QUERIES):
+        response = client.post(url, {"decision": "racheter"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    last = Rachat.objects.filter(donne__partie=partie, joueur_id=chloe).latest("pk")
+    assert (last.donne.number, last.accepted) == (donnes + 1, True)
+    assert "Chloé se rachète (2e rachat, 2,00\u00a0€)" in response.content.decode()
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+def test_an_edit_costs_the_same_queries_at_5_and_300_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    services.partie_unshare(partie=partie)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    winner = NAMES[donnes % 3]
+    data = posted_donne(partie, winner)
+    url = reverse("donne_edit", args=[partie.pk, donnes])
+    with django_assert_num_queries(EDIT_QUERIES):
+        response = client.post(url, data)
+    assert response.status_code == 302
+    points = Hand.objects.filter(donne__partie=partie, donne__number=donnes)
+    assert sorted(points.values_list("points", flat=True)) == [2, 2]
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+def test_a_delete_costs_the_same_queries_at_5_and_300_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    services.partie_unshare(partie=partie)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    partie.refresh_from_db()
+    url = reverse("donne_delete", args=[partie.pk, donnes])
+    with django_assert_num_queries(DELETE_QUERIES):
+        response = client.post(url, {"etat": str(partie.revision)})
+    assert response.status_code == 302
+    assert partie.donnes.count() == donnes - 1
+    assert replays.agrees(partie)

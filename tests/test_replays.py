@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from games import replays, services
+from games import replays, selectors, services
 from games.models import DonneResult, Hand, Partie, PartieResult, Rachat
 from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, partie_p1, play
@@ -79,17 +79,23 @@ def test_a_partie_ended_by_a_decision_and_a_fixed_manche_end_agree(alice) -> Non
     assert replays.summary_of(Partie.objects.get(pk=partie.pk)).end_reason == "fixed_manches"
 
 
-def test_a_stored_replay_of_another_engine_is_rebuilt_on_read_and_logged(
+def test_a_stored_replay_of_another_engine_is_replayed_on_read_and_stored_by_a_write(
     alice, monkeypatch, caplog
 ) -> None:
     partie = partie_p1(alice)
     monkeypatch.setattr(replays, "ENGINE_VERSION", "a-later-engine")
-    with caplog.at_level(logging.WARNING, logger="games.replays"):
+    monkeypatch.setattr(selectors, "ENGINE_VERSION", "a-later-engine")
+    with caplog.at_level(logging.WARNING, logger="games.selectors"):
         summary = replays.summary_of(Partie.objects.select_related("result").get(pk=partie.pk))
     _data, fresh = partie_replay(partie)
     assert summary.final.ranking == fresh.final.ranking
+    # A read never writes: the stale summary stays until a write, under its lock, stores it.
+    assert PartieResult.objects.get(partie=partie).engine != "a-later-engine"
+    assert not replays.agrees(partie)
+    assert "is stale" in caplog.text and f"partie {partie.pk}" in caplog.text
+    play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     assert PartieResult.objects.get(partie=partie).engine == "a-later-engine"
-    assert "was stale" in caplog.text and f"partie {partie.pk}" in caplog.text
+    assert replays.agrees(partie)
 
 
 def test_a_change_made_outside_the_app_is_seen_and_rebuilt(alice, client) -> None:
@@ -106,6 +112,8 @@ def test_a_change_made_outside_the_app_is_seen_and_rebuilt(alice, client) -> Non
     client.force_login(alice)
     page = client.get(f"/parties/{partie.pk}/").content.decode()
     assert f'data-total="{chloe + 20}"' in page  # never the stale total
+    assert not replays.agrees(partie)  # the page read it in memory; it stored nothing
+    call_command("rami", "rebuild")
     assert replays.agrees(partie)
 
 

@@ -225,3 +225,22 @@ def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
         hands={joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
     )
     assert Donne.objects.count() == 1
+
+
+def test_an_edit_refuses_a_dealer_who_was_out_of_that_donne(alice) -> None:
+    # docs/rules.md "Le donneur": the dealer is one of those dealt to, in an edit as well.
+    partie = make_partie(alice, joueurs=["Anne", "Bruno", "Chloé"])
+    play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand(points=120))
+    decide(partie, "Chloé", False)  # she leaves: donne 2 is dealt to Anne and Bruno
+    play(partie, "Anne", "rami", Bruno=hand("2"))
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    with pytest.raises(RamiError) as refused:
+        services.donne_update(
+            donne=Donne.objects.get(partie=partie, number=2),
+            winner=joueurs["Anne"],
+            win="rami",
+            hands={joueurs["Bruno"]: hand("2")},
+            dealer=joueurs["Chloé"],
+        )
+    assert refused.value.code == "donneur_invalide"
+    assert Donne.objects.get(partie=partie, number=2).dealer != joueurs["Chloé"]

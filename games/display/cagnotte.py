@@ -16,6 +16,7 @@ from games.display.numbers import ordinal
 from games.models import Joueur, Partie, Rachat
 from games.replays import Stored
 from games.scoring import POT, Final
+from games.selectors import accepted_rachats
 
 ZERO = Decimal("0.00")
 
@@ -101,9 +102,9 @@ def elided_de(name: str) -> str:
     return f"d’{name}" if name[:1].lower() in "aeiouyàâéèêëîïôœùûüh" else f"de {name}"
 
 
-def accepted_rachats(partie: Partie) -> list[Rachat]:
-    """The rachats bought back, with their donne: a few per player, whatever the donnes."""
-    return list(Rachat.objects.filter(donne__partie=partie, accepted=True).select_related("donne"))
+def _rachats(stored: Stored) -> list[Rachat]:
+    # Read by the selector, once per state (games/selectors.py).
+    return stored.accepted if stored.accepted is not None else accepted_rachats(stored.partie)
 
 
 def _dues(stored: Stored, rachats: list[Rachat]) -> list[Due]:
@@ -154,7 +155,7 @@ def _players(stored: Stored, dues: list[Due]) -> list[PlayerMoney]:
 def transfers(stored: Stored, rachats: list[Rachat] | None = None) -> list[Transfer]:
     """Who pays whom, counting the money already ticked as on the table (the pot pays out
     what it holds): the printed sheet and the panel give the same list (docs/rules.md §2)."""
-    rachats = accepted_rachats(stored.partie) if rachats is None else rachats
+    rachats = _rachats(stored) if rachats is None else rachats
     players = _players(stored, _dues(stored, rachats))
     return _transfers(stored.summary.final, {p.joueur.name: to_centimes(p.paid) for p in players})
 
@@ -167,7 +168,7 @@ def _transfers(final: Final, in_pot: dict[str, int]) -> list[Transfer]:
 
 
 def build_cagnotte(stored: Stored, rachats: list[Rachat] | None = None) -> Cagnotte:
-    rachats = accepted_rachats(stored.partie) if rachats is None else rachats
+    rachats = _rachats(stored) if rachats is None else rachats
     dues = _dues(stored, rachats)
     players = _players(stored, dues)
     in_pot = {p.joueur.name: to_centimes(p.paid) for p in players}

@@ -13,7 +13,6 @@ from django.http import QueryDict
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.dealing import dealer_of_next
 from games.errors import translated
 from games.models import Donne, Joueur
 from games.scoring import (
@@ -125,12 +124,7 @@ class DonneForm(forms.Form):
     def next_donne(cls, marque: Marque, data: QueryDict | None = None) -> DonneForm:
         """The form of the next donne, for the players still en course, and who deals it."""
         form = cls._for(marque, marque.in_race, data)
-        dealer = dealer_of_next(
-            marque.partie,
-            marque.stored.joueurs,
-            [j.name for j in marque.in_race],
-            marque.next_number,
-        )
+        dealer = marque.stored.next_dealer([j.name for j in marque.in_race], marque.next_number)
         form.fields["dealer"].initial = str(dealer.pk) if dealer else ""
         return form
 

@@ -6,7 +6,7 @@ from .config import RECORD_KEYS, Config
 from .donne import DonneInput, DonneState, PendingRachat, RachatInfo, next_number
 from .entry import BOX_MAX_POINTS, Boxes, TypedDonne, read_typed, typed_win
 from .errors import MESSAGES, N_, RamiError
-from .final import POT, Final, positions_with_pot, settle
+from .final import POT, Final, positions_with_pot, refund_due, settle
 from .hands import (
     Hand,
     explain_hand,
@@ -40,7 +40,7 @@ from .presets import (
     get_preset,
     is_out,
 )
-from .replay import Replay, replay
+from .replay import Replay, check_next_donne, replay
 
 # Stored replays are tagged with it (games/replays.py): change it with any change of what the
 # engine derives (a rule, a field of DonneState), and every stored replay is rebuilt on read.
@@ -64,6 +64,8 @@ __all__ = [
     "RECORD_KEYS",
     "card_letter",
     "check_count",
+    "check_next_donne",
+    "refund_due",
     "check_players",
     "clean_name",
     "name_key",

@@ -214,3 +214,15 @@ def _check(values: dict[str, Any], label) -> None:
             raise bad(name, N_("vrai ou faux"))
     if values["settlement"] not in SETTLEMENTS:
         raise bad("settlement", N_("« gagnant » ou « croise »"))
+
+
+def filled_prices(first: int, later: list[int | None]) -> int | list[int]:
+    """docs/rules.md R11: the price of each rachat, in centimes, from the table's first price
+    and its later ones, an empty later price repeating the one before it; one price alone
+    when no later one is given."""
+    if all(price is None for price in later):
+        return first
+    filled = [first]
+    for price in later:
+        filled.append(price if price is not None else filled[-1])
+    return filled

@@ -91,6 +91,9 @@ MESSAGES: dict[str, str] = {
     "gagnant_hors_course": N_("%(player)s est éliminé et ne peut pas gagner la donne."),
     "main_en_trop": N_("%(player)s ne doit pas avoir de main dans cette donne (%(reason)s)."),
     "mains_incompletes": N_("Il manque la main de %(player)s."),
+    "decision_en_attente": N_(
+        "Décidez d'abord des rachats en attente avant de noter une autre donne."
+    ),
     "partie_terminee": N_("La partie est terminée : on ne peut plus ajouter de donne."),
     # docs/rules.md "Le donneur": the first dealer is one of the players seated.
     "premier_donneur_invalide": N_(

@@ -209,3 +209,10 @@ def settle(net: dict[str, int]) -> list[tuple[str, str, int]]:
     for group in _zero_sum_groups(people):
         payments.extend(_greedy(group))
     return payments
+
+
+def refund_due(*, accepted: bool, paid: bool, price: int) -> int:
+    """docs/rules.md R11: what a rachat marked paid gives back when its line goes away (an
+    edit took the crossing away, the donne was deleted, the answer became an abandon): its
+    price as the engine applied it, in centimes; nothing if it was not bought or not paid."""
+    return price if accepted and paid and price else 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -288,6 +289,16 @@ class _Partie:
             self.paid,
             provisional=not self.over,
         )
+
+
+def check_next_donne(*, over: bool, ended: bool, pending: Sequence[Any]) -> None:
+    """Whether the partie takes another donne: not once it is over (docs/rules.md R18, or
+    ended by the table), not while a crosser still has to answer (R5: the decisions come
+    before the next deal)."""
+    if over or ended:
+        raise RamiError("partie_terminee")
+    if pending:
+        raise RamiError("decision_en_attente")
 
 
 def replay(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games.services.donnes import (
     DonneRecorded,
+    RachatDecided,
     donne_create,
     donne_delete,
     donne_update,
@@ -24,6 +25,7 @@ from games.services.sharing import partie_share, partie_unshare
 __all__ = [
     "Change",
     "DonneRecorded",
+    "RachatDecided",
     "Repriced",
     "donne_create",
     "donne_delete",

@@ -5,38 +5,46 @@ checks each write by replaying the partie as it would be, from the first donne t
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
 from games import replays
-from games.dealing import dealer_of_next
 from games.errors import PartieError
 from games.models import DeletedDonneKey, Donne, Hand, Joueur, Partie, Rachat
-from games.options import config_of
-from games.scoring import replay
+from games.scoring import RamiError, check_next_donne, replay
 from games.scoring.dealer import can_deal
+from games.selectors import PartieState, partie_state
 from games.services.locked import (
     Change,
     change,
+    claim,
     drop_stale_decisions,
+    ensure_fresh,
     locked,
     rachat_prices,
     refund,
     tail,
+    tail_from,
 )
 
 Hands = dict[Joueur, dict[str, Any]]
+# The latest states a write reads again under the lock (the page shows as many).
+RECENT = 30
 
 
 @dataclass(frozen=True)
 class DonneRecorded:
-    """A new donne. ``repeated``: the same form was sent twice (a double tap, a resend after
+    """A new donne, and the partie as the write left it (its page renders from it, with no
+    second read). ``repeated``: the same form was sent twice (a double tap, a resend after
     a network drop) and the donne was already there."""
 
     donne: Donne
+    state: PartieState
+    change: Change = field(default_factory=Change)
     repeated: bool = False
 
 
@@ -49,7 +57,7 @@ def _input(winner: Joueur | None, win: str, hands: Hands) -> dict[str, Any]:
     }
 
 
-def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
+def _hand_rows(donne: Donne, hands: Hands) -> list[Hand]:
     rows = [
         Hand(
             donne=donne,
@@ -61,8 +69,15 @@ def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
         for joueur, hand in hands.items()
     ]
     for row in rows:
-        row.full_clean(exclude=["donne", "joueur"])
-    return Hand.objects.bulk_create(rows)
+        row.full_clean(exclude=["donne", "joueur"], validate_constraints=False)
+        if row.points is not None and row.cards:
+            # The model's constraint, checked here rather than by a query per hand.
+            raise ValidationError(Hand._meta.constraints[1].get_violation_error_message())
+    return rows
+
+
+def _save_hands(donne: Donne, hands: Hands) -> list[Hand]:
+    return Hand.objects.bulk_create(_hand_rows(donne, hands))
 
 
 @transaction.atomic
@@ -77,144 +92,235 @@ def donne_create(
     after_key: uuid.UUID | None = None,
     players: list[Joueur] | None = None,
     dealer: Joueur | None = None,
+    state: PartieState | None = None,
 ) -> DonneRecorded:
     """Append a donne: the engine replays only it, from the state after the last one.
 
-    A donne typed offline after another one still on its way names that one (``after_key``)
-    instead of a state: it is recorded only right behind it, and only if ``players``, whom
-    the form was built for, are still the ones en course (docs/decisions.md "Offline")."""
-    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    ``state``: the partie as the page read it (selectors.partie_state_of, with this key),
+    used as it is when nothing changed since (``claim``), read again under the lock if
+    something did. A donne typed offline after another one still on its way names that one
+    (``after_key``) instead of a state: it is recorded only right behind it, and only if
+    ``players``, whom the form was built for, are still the ones en course
+    (docs/decisions.md "Offline")."""
+    if state is None or not claim(state):
+        state = _locked_state(partie, idempotency_key)
+    partie = state.partie
     if idempotency_key is not None:
-        done = Donne.objects.filter(partie=partie, idempotency_key=idempotency_key).first()
-        if done is not None:
-            return DonneRecorded(done, repeated=True)
-        if DeletedDonneKey.objects.filter(partie=partie, idempotency_key=idempotency_key).exists():
+        if state.done_id is not None:
+            return DonneRecorded(Donne.objects.get(pk=state.done_id), state, repeated=True)
+        if state.deleted:
             # A queue's resend of a donne deleted since: the key stays used.
             raise PartieError("donne_supprimee")
-    partie, summary = locked(partie, etat)
-    if partie.ended or summary.over:
-        raise PartieError("partie_terminee")
-    if summary.pending:
-        # docs/rules.md R5: the crossers of an earlier donne answer before the next deal.
-        raise PartieError("decision_en_attente")
+    ensure_fresh(partie, etat)
+    summary = state.summary
+    # docs/rules.md R5, R18: the engine says whether the partie takes another donne.
+    try:
+        check_next_donne(over=summary.over, ended=partie.ended, pending=summary.pending)
+    except RamiError as err:
+        raise PartieError(err.code) from err  # said in the app's words (games/errors.py)
     number = summary.recorded + 1
-    last = replays.states_of(partie, last=1) if summary.applied else []
-    joueurs = list(partie.joueurs.all())
+    last = state.last if summary.applied else None
+    joueurs = state.joueurs
+    names = [j.name for j in joueurs]
+    in_race = last.in_race if last else names
     if after_key is not None:
-        _check_follows(partie, after_key, players, last[0].in_race if last else joueurs)
+        _check_follows(state, after_key, players, in_race)
     after = replay(
         partie.preset,
-        [j.name for j in joueurs],
+        names,
         [_input(winner, win, hands)],
-        config_of(partie),
+        state.config,
         lenient=True,
-        after=last[0] if last else None,
+        after=last,
     )
-    in_race = last[0].in_race if last else [j.name for j in joueurs]
     donne = Donne(
         partie=partie,
         number=number,
         winner=winner,
         win=win,
         idempotency_key=idempotency_key,
-        dealer=_dealer(partie, joueurs, in_race, number, dealer),
+        dealer=_dealer(state, in_race, number, dealer),
     )
-    donne.full_clean(exclude=["partie", "winner", "dealer"])
+    _clean_donne(donne)
     donne.save()
     _save_hands(donne, hands)
-    partie.save(update_fields=["updated_at"])
-    replays.store(partie, after, recorded=number, first=number, earlier=summary)
-    return DonneRecorded(donne)
+    summary = replays.store_appended(state, after)
+    return DonneRecorded(donne, _appended(state, after, summary, donne))
+
+
+def _locked_state(partie: Partie, key: uuid.UUID | None) -> PartieState:
+    """The partie read again under its lock (another write came between the page's read and
+    this one), its stored replay rebuilt first if its tag moved."""
+    partie, _summary = locked(partie)
+    partie.save(update_fields=["updated_at"])  # what ``claim`` does on the way it takes
+    state = partie_state(partie, last=RECENT)
+    latest = partie.donnes.order_by("-number").values("dealer_id", "idempotency_key").first()
+    state.last_dealer_id = latest["dealer_id"] if latest else None
+    state.last_key = latest["idempotency_key"] if latest else None
+    if key is not None:
+        done = partie.donnes.filter(idempotency_key=key).values_list("pk", flat=True).first()
+        state.done_id = done
+        state.deleted = DeletedDonneKey.objects.filter(partie=partie, idempotency_key=key).exists()
+    return state
+
+
+def _appended(state: PartieState, after, summary, donne: Donne) -> PartieState:
+    """The state as the write left it: the new donne's state after the ones loaded."""
+    return replace(
+        state,
+        summary=summary,
+        states=(state.states + list(after.states))[-max(len(state.states), 1) :]
+        if state.states
+        else list(after.states),
+        last_dealer_id=donne.dealer_id,
+        last_key=donne.idempotency_key,
+        done_id=None,
+        deleted=False,
+        accepted=None if state.accepted is None else list(state.accepted),
+    )
+
+
+def _clean_donne(donne: Donne) -> None:
+    """The model's field checks; its constraints are the database's (checking them here
+    would cost a query each), and the number is ours."""
+    donne.full_clean(exclude=["partie", "winner", "dealer"], validate_constraints=False)
 
 
 def _dealer(
-    partie: Partie, joueurs: list[Joueur], in_race: list[str], number: int, chosen: Joueur | None
+    state: PartieState, in_race: list[str], number: int, chosen: Joueur | None
 ) -> Joueur | None:
     """docs/rules.md "Le donneur": the dealer the scorekeeper chose, or the next one."""
     if chosen is None:
-        return dealer_of_next(partie, joueurs, in_race, number)
-    if chosen.partie_id != partie.pk or not can_deal(in_race, chosen.name):
+        return state.next_dealer(in_race, number)
+    if chosen.partie_id != state.partie.pk or not can_deal(in_race, chosen.name):
         raise PartieError("donneur_invalide")
     return chosen
 
 
 def _check_follows(
-    partie: Partie, after_key: uuid.UUID, players: list[Joueur] | None, in_race: list
+    state: PartieState, after_key: uuid.UUID, players: list[Joueur] | None, in_race: list
 ) -> None:
-    latest = partie.donnes.order_by("-number").values_list("idempotency_key", flat=True)[:1]
-    if list(latest) != [after_key]:
+    if state.last_key != after_key:
         raise PartieError("donne_intercalee")
     names = {getattr(j, "name", j) for j in in_race}
     if players is not None and {j.name for j in players} != names:
         raise PartieError("joueurs_changes")
 
 
+def _claimed(partie: Partie, state: PartieState | None, etat: str | None) -> PartieState:
+    """The state a write works on: the page's, claimed, or read again under the lock."""
+    if state is None or not claim(state):
+        state = _locked_state(partie, None)
+    ensure_fresh(state.partie, etat)
+    return state
+
+
 @transaction.atomic
 def donne_update(
     *,
-    donne: Donne,
+    donne: Donne | None = None,
     winner: Joueur | None,
     win: str,
     hands: Hands,
     etat: str | None = None,
     dealer: Joueur | None = None,
+    number: int | None = None,
+    state: PartieState | None = None,
 ) -> Change:
-    """Edit donne k: the partie is replayed from k (the states before it do not change)."""
-    partie, summary = locked(donne.partie, etat)
-    later = tail(partie, summary, donne.number)
+    """Edit donne k (``donne``, or ``number`` of the partie of ``state``): the partie is
+    replayed from k (the states before it do not change)."""
+    number = donne.number if donne is not None else number
+    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    partie, summary = state.partie, state.summary
+    if not 1 <= number <= summary.recorded:
+        raise PartieError("etat_perime")  # deleted meanwhile: the page shows the fresh state
+    later = tail_from(state, number)
     inputs = later.data.inputs()
-    index = donne.number - later.data.first
+    index = number - later.data.first
     # Keep this donne's rachat decisions: they still apply if the same players cross.
     inputs[index] = {**_input(winner, win, hands), "rachat": inputs[index]["rachat"]}
     after = later.replay(inputs)
-    stored = later.data.donne(donne.number)
+    stored = later.data.donne(number)
+    row = (stored.winner_id, stored.win, stored.dealer_id)
     stored.winner, stored.win = winner, win
     if dealer is not None:
-        # docs/rules.md "Le donneur": corrected by hand; the replay does not read it.
-        if dealer.partie_id != partie.pk:
+        # docs/rules.md "Le donneur": corrected by hand, one of those dealt to (the engine's
+        # can_deal); the replay does not read it.
+        in_race = later.after.in_race if later.after else later.data.names
+        if dealer.partie_id != partie.pk or not can_deal(in_race, dealer.name):
             raise PartieError("donneur_invalide")
         stored.dealer = dealer
-    stored.full_clean(exclude=["partie", "winner", "dealer"])
-    stored.save()
-    Hand.objects.filter(donne=stored).delete()
-    _save_hands(stored, hands)
+    _clean_donne(stored)
+    if (stored.winner_id, stored.win, stored.dealer_id) != row:
+        stored.save(update_fields=["winner", "win", "dealer", "updated_at"])
+    _replace_hands(stored, hands, later.data.hands_of(stored))
     removed, refunds = drop_stale_decisions(later.data, after, rachat_prices(later.before))
-    partie.save(update_fields=["updated_at"])
     summary_after = later.store(after, recorded=summary.recorded)
     return change(later, after, summary_after, removed, refunds)
 
 
+def _replace_hands(donne: Donne, hands: Hands, old: list[Hand]) -> None:
+    """The donne's hands as typed: replaced in place (one statement), the hands of players
+    no longer in it deleted."""
+    gone = [h.pk for h in old if h.joueur not in hands]
+    if gone:
+        Hand.objects.filter(pk__in=gone).delete()
+    rows = _hand_rows(donne, hands)
+    Hand.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["donne", "joueur"],
+        update_fields=["cards", "points", "jokers"],
+    )
+
+
 @transaction.atomic
-def donne_delete(*, donne: Donne, etat: str | None = None) -> Change:
-    """Delete donne k: the later ones move down one number and are replayed from k."""
-    partie, summary = locked(donne.partie, etat)
-    number = donne.number
-    later = tail(partie, summary, number)
+def donne_delete(
+    *,
+    donne: Donne | None = None,
+    etat: str | None = None,
+    number: int | None = None,
+    state: PartieState | None = None,
+) -> Change:
+    """Delete donne k (``donne``, or ``number`` of the partie of ``state``): the later ones
+    move down one number and are replayed from k."""
+    number = donne.number if donne is not None else number
+    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    partie, summary = state.partie, state.summary
+    if not 1 <= number <= summary.recorded:
+        raise PartieError("etat_perime")
+    later = tail_from(state, number, with_hands=False)
     inputs = later.data.inputs()
     del inputs[number - later.data.first]
     after = later.replay(inputs)
     prices = rachat_prices(later.before)
-    # The deleted donne's own rachats go with it (cascade): give back what was paid.
-    refunds = [
-        due
-        for rachat in later.data.rachats_of(later.data.donne(number))
-        if (due := refund(rachat, number, prices))
-    ]
-    key = later.data.donne(number).idempotency_key
-    if key is not None:
+    gone = later.data.donne(number)
+    decisions = later.data.rachats_of(gone)
+    # The deleted donne's own rachats go with it: give back what was paid.
+    refunds = [due for rachat in decisions if (due := refund(rachat, number, prices))]
+    if gone.idempotency_key is not None:
         # Kept after the donne: a resend of the same form is refused (donne_create).
-        DeletedDonneKey.objects.create(partie=partie, idempotency_key=key)
-    Donne.objects.filter(pk=donne.pk).delete()
-    # Renumber in two steps so that no moment has two donnes with one number (constraint).
-    moved = Donne.objects.filter(partie=partie, number__gt=number)
-    moved.update(number=F("number") + 1_000_000)
-    moved = Donne.objects.filter(partie=partie, number__gt=1_000_000)
-    moved.update(number=F("number") - 1_000_001)
+        DeletedDonneKey.objects.create(partie=partie, idempotency_key=gone.idempotency_key)
+    _delete_donne(gone, bool(decisions))
+    if number < summary.recorded:
+        # Renumber in two steps so that no moment has two donnes with one number (constraint).
+        moved = Donne.objects.filter(partie=partie, number__gt=number)
+        moved.update(number=F("number") + 1_000_000)
+        moved = Donne.objects.filter(partie=partie, number__gt=1_000_000)
+        moved.update(number=F("number") - 1_000_001)
     _renumbered(later, number)
     removed, stale_refunds = drop_stale_decisions(later.data, after, prices)
-    partie.save(update_fields=["updated_at"])
     summary_after = later.store(after, recorded=summary.recorded - 1)
     return change(later, after, summary_after, removed, refunds + stale_refunds)
+
+
+def _delete_donne(donne: Donne, decided: bool) -> None:
+    """The donne, its hands and its decisions (if it has any), one statement each: Django's
+    cascade would look for each kind of row first."""
+    Hand.objects.filter(donne_id=donne.pk)._raw_delete(Hand.objects.db)
+    if decided:
+        Rachat.objects.filter(donne_id=donne.pk)._raw_delete(Rachat.objects.db)
+    Donne.objects.filter(pk=donne.pk)._raw_delete(Donne.objects.db)
 
 
 def _renumbered(later, number: int) -> None:
@@ -228,27 +334,52 @@ def _renumbered(later, number: int) -> None:
         moved.number -= 1
 
 
+@dataclass(frozen=True)
+class RachatDecided:
+    """A crosser's answer, and the partie as it left it (its page renders from it)."""
+
+    rachat: Rachat
+    state: PartieState
+
+
 @transaction.atomic
-def rachat_decide(*, partie: Partie, joueur: Joueur, accepted: bool) -> Rachat:
-    """A crosser's answer (docs/rules.md R5); the partie is replayed from his donne."""
-    partie, summary = locked(partie)
+def rachat_decide(
+    *, partie: Partie, joueur: Joueur, accepted: bool, state: PartieState | None = None
+) -> RachatDecided:
+    """A crosser's answer (docs/rules.md R5); the partie is replayed from his donne.
+    ``state``: the partie as the page read it, used as donne_create uses it."""
+    if state is None or not claim(state):
+        state = _locked_state(partie, None)
+    partie, summary = state.partie, state.summary
     pending = next((p for p in summary.pending if p.player == joueur.name), None)
     if pending is None:
         # The same answer tapped twice: the first one counted, the second changes nothing.
         latest = Rachat.objects.filter(joueur=joueur).order_by("-pk").first()
         if latest is not None and latest.accepted == accepted:
-            return latest
+            return RachatDecided(latest, state)
         raise PartieError("pas_de_decision", player=joueur.name)
-    later = tail(partie, summary, pending.donne)
+    later = tail_from(state, pending.donne)
     inputs = later.data.inputs()
     inputs[pending.donne - later.data.first]["rachat"][joueur.name] = accepted
     # Declining can make later donnes impossible (he won one of them): the engine says so.
     after = later.replay(inputs)
     rachat = Rachat(donne=later.data.donne(pending.donne), joueur=joueur, accepted=accepted)
     rachat.save()
-    partie.save(update_fields=["updated_at"])
-    later.store(after, recorded=summary.recorded)
-    return rachat
+    summary = later.store(after, recorded=summary.recorded)
+    if accepted and state.accepted is not None:
+        state.accepted.append(rachat)
+    return RachatDecided(rachat, _replayed(state, later, after, summary))
+
+
+def _replayed(state: PartieState, later, after, summary) -> PartieState:
+    """The state as a write from donne ``later.data.first`` left it: the states before it
+    kept, its replay's after them, as many as were loaded."""
+    first = later.data.first
+    kept = [s for s in state.states if s.number < first]
+    states = kept + list(after.states)
+    return replace(
+        state, summary=summary, states=states[-len(state.states) :] if state.states else states
+    )
 
 
 @transaction.atomic

@@ -6,13 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db import router
+from django.db.models.signals import post_save
+from django.utils import timezone
+
 from games import replays
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Partie, Rachat
 from games.replays import Summary
-from games.scoring import DonneState, Replay
-from games.selectors import PartieData, partie_load
+from games.scoring import DonneState, Replay, refund_due
+from games.selectors import PartieData, PartieState, partie_load, tail_load
 
 
 @dataclass
@@ -30,9 +34,37 @@ def locked(partie: Partie, etat: str | None = None) -> tuple[Partie, Summary]:
     """The partie, locked until the transaction ends, with its stored replay (rebuilt first
     if its tag moved). Two phones writing at once queue here (PostgreSQL row lock; SQLite's
     IMMEDIATE transactions already serialise writers)."""
-    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    partie = (
+        Partie.objects.select_for_update(of=("self",)).select_related("result").get(pk=partie.pk)
+    )
     ensure_fresh(partie, etat)
-    return partie, replays.summary_of(partie)
+    return partie, replays.fresh_summary(partie)
+
+
+def claim(state: PartieState) -> bool:
+    """Lock the partie read before the write, in one statement, if it is still as read: the
+    row moves its revision whenever anything a replay reads changes, so an update that finds
+    the revision read also finds everything read after it unchanged, and holds the row's
+    lock (PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers) until the
+    transaction ends. False: something changed, or the summary read was stale; the write
+    then locks and reads again."""
+    if state.stale:
+        return False
+    partie = state.partie
+    now = timezone.now()
+    claimed = Partie.objects.filter(pk=partie.pk, revision=partie.revision).update(updated_at=now)
+    if claimed:
+        partie.updated_at = now
+        # What a save of the row tells (games/follow.py, games/tasks.py): an update does not.
+        post_save.send(
+            sender=Partie,
+            instance=partie,
+            created=False,
+            update_fields=frozenset({"updated_at"}),
+            raw=False,
+            using=router.db_for_write(Partie),
+        )
+    return bool(claimed)
 
 
 def ensure_fresh(partie: Partie, etat: str | None) -> None:
@@ -68,6 +100,20 @@ def tail(partie: Partie, summary: Summary, first: int) -> Tail:
     rows = replays.states_of(partie, since=max(first - 1, 1))
     after = rows.pop(0) if first > 1 else None
     return Tail(partie_load(partie, first=first), after, rows, summary)
+
+
+def tail_from(state: PartieState, first: int, *, with_hands: bool = True) -> Tail:
+    """``tail`` for a write that claimed the state it read: the stored states it holds are
+    the partie's, so the ones from ``first`` - 1 on come from it when it loaded them."""
+    summary = state.summary
+    first = min(first, summary.applied + 1)
+    since = max(first - 1, 1)
+    if state.states and state.states[0].number <= since:
+        rows = [s for s in state.states if s.number >= since]
+    else:
+        rows = replays.states_of(state.partie, since=since)
+    after = rows.pop(0) if first > 1 else None
+    return Tail(tail_load(state, first, with_hands=with_hands), after, rows, summary)
 
 
 def change(tail: Tail, after: Replay, summary_after: Summary, removed, refunds) -> Change:
@@ -107,9 +153,8 @@ def refund(
     rachat: Rachat, number: int, prices: dict[tuple[int, str], int]
 ) -> tuple[int, str, Decimal] | None:
     price = prices.get((number, rachat.joueur.name), 0)
-    if rachat.paid and rachat.accepted and price:
-        return (number, rachat.joueur.name, from_centimes(price))
-    return None
+    due = refund_due(accepted=rachat.accepted, paid=rachat.paid, price=price)
+    return (number, rachat.joueur.name, from_centimes(due)) if due else None
 
 
 def drop_stale_decisions(

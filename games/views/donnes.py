@@ -11,14 +11,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
-from games.display.marque import Marque
+from games.display.marque import Marque, build_marque
 from games.display.outcome import donne_sentences, end_sentence, left_sentence, rachat_sentence
 from games.display.outlook import donne_outlook
 from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
 from games.scoring import RamiError, get_preset
+from games.selectors import PartieState, partie_state_of, with_rachats
 from games.views.partie_page import (
+    RECENT_DONNES,
     get_partie_for_user,
     load_marque,
     offer_undo,
@@ -34,22 +36,25 @@ def _posted_form(
     """The posted form of a new donne (or of ``donne``, edited). It names the players it was
     built for, so no replay is needed to read it; a post that does not (an old page, a
     script) has the replay say who is en course, and that marque comes back too."""
-    joueurs = list(partie.joueurs.all())
+    return _form_of(request, list(partie.joueurs.all()), lambda: load_marque(partie), donne)
+
+
+def _form_of(request, joueurs, marque_of, donne=None) -> tuple[DonneForm, Marque | None]:
     chosen = DonneForm.posted_players(request.POST, joueurs)
     if chosen is not None:
-        return DonneForm(request.POST, preset=partie.preset, joueurs=chosen), None
-    marque = load_marque(partie)
+        return DonneForm(request.POST, preset=joueurs[0].partie.preset, joueurs=chosen), None
+    marque = marque_of()
     if donne is None:
         return DonneForm.next_donne(marque, request.POST), marque
     return DonneForm.from_donne(marque, donne, request.POST), marque
 
 
-def _record(partie: Partie, form: DonneForm) -> services.DonneRecorded:
+def _record(state: PartieState, form: DonneForm) -> services.DonneRecorded:
     """A valid donne form to the service, from the page or from the offline queue. A donne the
     queue typed behind another one names it (``apres``) instead of a state."""
     data = form.cleaned_data
     return services.donne_create(
-        partie=partie,
+        partie=state.partie,
         winner=data["winner_joueur"],
         win=data["win"],
         hands=data["hands"],
@@ -58,42 +63,63 @@ def _record(partie: Partie, form: DonneForm) -> services.DonneRecorded:
         after_key=data["apres"],
         players=form.joueurs,
         dealer=data["dealer_joueur"],
+        state=state,
     )
+
+
+def _state_for(request: HttpRequest, pk: int) -> PartieState:
+    """The partie of this account as the write reads it (another account gets a 404, as
+    ``get_partie_for_user`` answers)."""
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES, key=request.POST.get("cle"))
+    if state is None:
+        raise Http404
+    return state
+
+
+def _refused(partie: Partie) -> Marque:
+    """The marque after a refusal: read again, as the refused write left nothing."""
+    return load_marque(Partie.objects.select_related("result").get(pk=partie.pk))
 
 
 @login_required
 @require_POST
 def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
+    state = _state_for(request, pk)
+    partie = state.partie
     if request.headers.get(QUEUE_HEADER) == "1":
-        return _queued_donne(request, partie)
-    form, marque = _posted_form(request, partie)
+        return _queued_donne(request, state)
+    form, marque = _form_of(request, state.joueurs, lambda: build_marque(state))
     if form.is_valid():
         try:
-            recorded = _record(partie, form)
+            recorded = _record(state, form)
         except RamiError as err:
-            marque = load_marque(partie)
+            marque = _refused(partie)
             if err.code == "etat_perime":
                 if not marque.can_record:
-                    return stale(request, partie, err)
+                    return stale(request, marque.partie, err)
                 form = DonneForm.retyped(marque, request.POST, err)
                 return render_partie(request, marque, form, status=409 if not request.htmx else 200)
             form.add_refusal(err, marque.next_number)
         else:
             number = recorded.donne.number
             messages.success(request, _("Donne %(n)s notée.") % {"n": number})
-            partie.refresh_from_db()  # as the service left it (its revision)
-            marque = load_marque(partie)
-            # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
-            for sentence in donne_sentences(marque, number):
-                messages.warning(request, sentence)
-            # Undo at hand, in the confirmation: the delete of the donne just saved.
-            undo = offer_undo(request, {"partie": partie.pk, "kind": "donne", "number": number})
             if not request.htmx:
+                _say_recorded(request, build_marque(recorded.state), number)
                 return redirect("partie_detail", pk=partie.pk)
+            with_rachats(recorded.state)
+            marque = build_marque(recorded.state)
+            undo = _say_recorded(request, marque, number)
             return render_partie(request, marque, undo=undo)
-    marque = marque or load_marque(partie)
+    marque = marque or build_marque(state)
     return render_partie(request, marque, form, status=422 if not request.htmx else 200)
+
+
+def _say_recorded(request: HttpRequest, marque: Marque, number: int) -> dict[str, object]:
+    # An exclusion définitive, the end of the partie: said in words, not a small "exclu".
+    for sentence in donne_sentences(marque, number):
+        messages.warning(request, sentence)
+    # Undo at hand, in the confirmation: the delete of the donne just saved.
+    return offer_undo(request, {"partie": marque.partie.pk, "kind": "donne", "number": number})
 
 
 # The phone's offline queue (static/js/queue.js) sends its donnes with this header and reads
@@ -101,25 +127,24 @@ def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
 QUEUE_HEADER = "X-Ramiscore-Queue"
 
 
-def _queued_donne(request: HttpRequest, partie: Partie) -> JsonResponse:
+def _queued_donne(request: HttpRequest, state: PartieState) -> JsonResponse:
     """A donne typed offline, sent from the phone's queue: recorded as any other (the same
     form, the same service), answered in JSON. ``wait``: it stays queued until the rachat
     decisions the replay needs are taken on the page."""
-    form, _marque = _posted_form(request, partie)
+    form, _marque = _form_of(request, state.joueurs, lambda: build_marque(state))
     if not form.is_valid():
         lines = " ".join(message for _anchor, message in form.error_summary())
         # The hidden fields (a mangled key or state) are not in the summary: never say nothing.
         lines = lines or " ".join(str(e) for errors in form.errors.values() for e in errors)
         return JsonResponse({"ok": False, "code": "formulaire", "message": lines}, status=422)
     try:
-        recorded = _record(partie, form)
+        recorded = _record(state, form)
     except RamiError as err:
         wait = err.code == "decision_en_attente"
         answer = {"ok": False, "code": err.code, "message": translated(err), "wait": wait}
         return JsonResponse(answer, status=409)
-    partie.refresh_from_db()
     number = recorded.donne.number
-    return JsonResponse({"ok": True, "number": number, "etat": str(partie.revision)})
+    return JsonResponse({"ok": True, "number": number, "etat": recorded.state.etat})
 
 
 @login_required
@@ -136,6 +161,21 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/partie_detail.html#previews", context)
 
 
+class _LazyDonne:
+    """The donne edited, read only if the form needs what was recorded (a post that does not
+    name its players); its number is enough otherwise."""
+
+    def __init__(self, partie: Partie, number: int) -> None:
+        self.number = number
+        self._partie = partie
+
+    def __getattr__(self, name: str):
+        donne = _donne_at(self._partie, self.number)
+        if donne is None:
+            raise Http404
+        return getattr(donne, name)
+
+
 def _donne_at(partie: Partie, number: int) -> Donne | None:
     return Donne.objects.filter(partie=partie, number=number).first()
 
@@ -144,21 +184,28 @@ def _donne_at(partie: Partie, number: int) -> Donne | None:
 @require_http_methods(["GET", "POST"])
 @never_cache
 def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
     status = 200
     if request.method == "GET":
+        partie = get_partie_for_user(request, pk)
         marque = load_marque(partie)
         donne = _donne_at(partie, number)
         if donne is None:
             raise Http404
         form = DonneForm.from_donne(marque, donne)
     else:
-        donne = get_object_or_404(Donne, partie=partie, number=number)
-        form, marque = _posted_form(request, partie, donne)
+        state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+        if state is None or not 1 <= number <= state.summary.recorded:
+            raise Http404
+        partie = state.partie
+        donne = None
+        form, marque = _form_of(
+            request, state.joueurs, lambda: build_marque(state), _LazyDonne(partie, number)
+        )
         if form.is_valid():
             try:
                 change = services.donne_update(
-                    donne=donne,
+                    number=number,
+                    state=state,
                     winner=form.cleaned_data["winner_joueur"],
                     win=form.cleaned_data["win"],
                     hands=form.cleaned_data["hands"],
@@ -167,7 +214,8 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     dealer=form.cleaned_data["dealer_joueur"],
                 )
             except RamiError as err:
-                marque = load_marque(partie)
+                marque = _refused(partie)
+                partie = marque.partie
                 if err.code != "etat_perime":
                     form.add_refusal(err, number)
                 else:
@@ -180,7 +228,8 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 messages.success(request, _("Donne %(n)s modifiée.") % {"n": number})
                 say_change(request, change, partie.currency)
                 return redirect("partie_detail", pk=partie.pk)
-        marque = marque or load_marque(partie)
+        marque = marque or build_marque(state)
+        donne = donne or _donne_at(partie, number)
     context = {
         "partie": partie,
         "donne": donne,
@@ -196,11 +245,15 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
-    donne = get_object_or_404(Donne, partie=partie, number=number)
     if request.method == "POST":
+        state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+        if state is None or not 1 <= number <= state.summary.recorded:
+            raise Http404
+        partie = state.partie
         try:
-            change = services.donne_delete(donne=donne, etat=request.POST.get("etat", ""))
+            change = services.donne_delete(
+                number=number, state=state, etat=request.POST.get("etat", "")
+            )
         except RamiError as err:
             if err.code == "etat_perime":
                 return stale(request, partie, err)
@@ -209,6 +262,8 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             messages.success(request, _("Donne %(n)s supprimée.") % {"n": number})
             say_change(request, change, partie.currency)
         return redirect("partie_detail", pk=partie.pk)
+    partie = get_partie_for_user(request, pk)
+    donne = get_object_or_404(Donne, partie=partie, number=number)
     context = {"partie": partie, "donne": donne, "etat": str(partie.revision)}
     return render(request, "games/donne_delete.html", context)
 
@@ -216,22 +271,28 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
-    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+    if state is None:
+        raise Http404
+    partie = state.partie
+    joueur = next((j for j in state.joueurs if j.pk == joueur_pk), None)
+    if joueur is None:
+        raise Http404
     decision = request.POST.get("decision")
     undo = None
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
     else:
         try:
-            rachat = services.rachat_decide(
-                partie=partie, joueur=joueur, accepted=decision == "racheter"
+            decided = services.rachat_decide(
+                partie=partie, joueur=joueur, accepted=decision == "racheter", state=state
             )
         except RamiError as err:
             messages.error(request, translated(err))
+            state = _refused(partie).stored
         else:
-            partie.refresh_from_db()  # as the decision left it (its revision)
-            _say_decision(request, load_marque(partie), rachat)
+            state, rachat = decided.state, decided.rachat
+            _say_decision(request, build_marque(state), rachat)
             # Undo at hand: the other answer, through the change of a decision already given.
             undo = offer_undo(
                 request,
@@ -246,8 +307,7 @@ def rachat_decide(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse
             )
     if not request.htmx:
         return redirect("partie_detail", pk=partie.pk)
-    partie.refresh_from_db()
-    return render_partie(request, load_marque(partie), undo=undo)
+    return render_partie(request, build_marque(with_rachats(state)), undo=undo)
 
 
 def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.scoring import POT, Config, replay, settle
+from games.scoring import POT, Config, refund_due, replay, settle
+from games.scoring.config import filled_prices
 from games.scoring.final import _greedy, compute_final
 
 from .conftest import load_examples
@@ -173,3 +174,19 @@ def test_a_replayed_partie_always_settles_exactly(partie) -> None:
 )
 def test_settle_beats_greedy_on_known_cases(net) -> None:
     assert len(settle(net)) == len(_greedy(list(net.items()))) - 1
+
+
+@pytest.mark.parametrize(
+    ("accepted", "paid", "price", "due"),
+    [(True, True, 200, 200), (True, False, 200, 0), (False, True, 200, 0), (True, True, 0, 0)],
+)
+def test_a_rachat_gives_back_what_was_paid_for_it(accepted, paid, price, due) -> None:
+    # docs/rules.md R11: only a rachat bought and paid has money to give back, its price.
+    assert refund_due(accepted=accepted, paid=paid, price=price) == due
+
+
+def test_an_empty_later_rachat_price_repeats_the_one_before() -> None:
+    # docs/rules.md R11.
+    assert filled_prices(200, [None, None]) == 200
+    assert filled_prices(200, [300, None]) == [200, 300, 300]
+    assert filled_prices(200, [None, 500]) == [200, 200, 500]

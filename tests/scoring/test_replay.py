@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.scoring import Config, RamiError, get_preset, replay
+from games.scoring import Config, RamiError, check_next_donne, get_preset, replay
 from games.scoring.final import compute_final
 
 from .helpers import donne
@@ -433,3 +433,22 @@ def test_state_explanations_in_seat_order() -> None:
         "B": "-10 — rami (bonification)",
         "C": "10",
     }
+
+
+@pytest.mark.parametrize(
+    ("over", "ended", "pending", "code"),
+    [
+        (True, False, [], "partie_terminee"),
+        (False, True, [], "partie_terminee"),
+        (False, False, ["a crosser"], "decision_en_attente"),
+    ],
+)
+def test_the_engine_says_when_no_donne_may_follow(over, ended, pending, code) -> None:
+    # docs/rules.md R5 and R18: no donne after the end, none before the crossers answer.
+    with pytest.raises(RamiError) as refused:
+        check_next_donne(over=over, ended=ended, pending=pending)
+    assert refused.value.code == code
+
+
+def test_a_partie_under_way_takes_the_next_donne() -> None:
+    assert check_next_donne(over=False, ended=False, pending=[]) is None
