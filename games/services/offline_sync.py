@@ -50,7 +50,7 @@ def rachat_decide_queued(
     pending = next((p for p in summary.pending if p.player == joueur.name), None)
     if pending is None or pending.donne != donne_number:
         raise PartieError("pas_de_decision", player=joueur.name)
-    return rachat_decide(partie=partie, joueur=joueur, accepted=accepted)
+    return rachat_decide(partie=partie, joueur=joueur, accepted=accepted).rachat
 
 
 @transaction.atomic
