@@ -154,3 +154,18 @@ def test_the_chart_follows_the_partie(alice, partie) -> None:
     assert after != before
     make_user("bob")
     assert logged_in("bob").get(url).status_code == 404
+
+
+def test_the_shared_page_keeps_its_own_read_only_parts(alice, partie) -> None:
+    owner = logged_in()
+    page(owner, partie)
+    page(owner, partie)  # the owner's parts, with their edit links and forms, are kept
+    shared = services.partie_share(partie=partie)
+    follow = reverse("partie_follow", args=[shared.share_token])
+    for _ in range(2):
+        html = Client().get(follow).content.decode()
+        assert "donne-link" not in html and "csrfmiddlewaretoken" not in html
+        assert re.findall(r'<th scope="row">(\d+)</th>', html) == ["1"]
+    play(partie, "Bruno", "rami", Anne=hand(points=25), Chloé=hand("2"))
+    html = Client().get(follow).content.decode()
+    assert re.findall(r'<th scope="row">(\d+)</th>', html) == ["1", "2"]
