@@ -6,7 +6,7 @@ PYTHON  ?= python3.11
 # DJANGO_DEBUG=False with a real DJANGO_SECRET_KEY (see README.md).
 export DJANGO_DEBUG ?= True
 
-.PHONY: run lan test test-redis test-production lint bench bench-home load messages
+.PHONY: run lan test test-redis test-production lint bench bench-home bench-page load messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,10 @@ bench: $(VENV)/.installed-dev
 # The home page of 2 and of 200 parties only (bench/home.py): a minute or two, not the whole bench.
 bench-home: $(VENV)/.installed-dev
 	$(PY) -m bench.home
+
+# The partie page of 4x20, 7x300 and 7x1000 and the floor only (bench/page.py): a few minutes.
+bench-page: $(VENV)/.installed-dev
+	$(PY) -m bench.page
 
 $(VENV)/.installed-load: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev,load]'

@@ -18,6 +18,7 @@ from games.models import MAX_NOTE, Partie
 from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
 from games.services.parties import note_etat
+from games.views import fragments
 
 
 def get_partie_for_user(request: HttpRequest, pk: int) -> Partie:
@@ -66,7 +67,6 @@ def render_partie(
         "form": form or (DonneForm.next_donne(marque) if marque.can_record or waits else None),
         "form_waits": waits,
         "etat": marque.etat,
-        "cagnotte": build_cagnotte(marque.stored),
         "money_form": money_form or MoneyForm(instance=marque.partie),
         "max_note": MAX_NOTE,
         "undo": _still_undoable(marque, undo),
@@ -78,10 +78,26 @@ def render_partie(
         "note_etat": note_etat(marque.partie.note),
         **visible_rows(marque),
     }
+    context["parts"] = _page_parts(request, context, refused=money_form is not None)
     template = "games/partie_detail.html"
     if request.htmx:
         template += "#partie-body"
     return render(request, template, context, status=status)
+
+
+def _page_parts(
+    request: HttpRequest, context: dict[str, object], *, refused: bool
+) -> dict[str, object]:
+    """The scoreboard, the marque table and the cagnotte, kept rendered by the partie's state
+    (games/views/fragments.py). A write's response draws them (its new state is seen once);
+    a refused money form is shown as typed, never kept."""
+    marque = context["marque"]
+    return fragments.page_parts(
+        request,
+        context,
+        lambda: build_cagnotte(marque.stored),
+        keep=request.method == "GET" and not refused,
+    )
 
 
 UNDO_KEY = "ramiscore_undo"

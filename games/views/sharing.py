@@ -23,6 +23,7 @@ from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
 from games.follow import follow_state
 from games.selectors import partie_shared
+from games.views import fragments
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
@@ -94,7 +95,6 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         context = {
             "partie": partie,
             "marque": marque,
-            "cagnotte": build_cagnotte(marque.stored),
             **visible_rows(marque),
             "live_etag": _follow_etag(state, live=True, everything=everything),
             "grand": grand,
@@ -103,6 +103,11 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
             # The big screen (a TV, a tablet on the wall) shows the latest donnes that fit
             # under the scoreboard without scrolling, and no link to older ones.
             context |= {"rows": marque.rows[-GRAND_ROWS:], "hidden_rows": 0}
+        # Kept rendered by the partie's state (games/views/fragments.py): the followers of one
+        # table draw each new state once between them.
+        context["parts"] = fragments.page_parts(
+            request, {**context, "readonly": True}, lambda: build_cagnotte(marque.stored)
+        )
         response = render(request, template, context)
     response["ETag"] = etag
     # Revalidate on every request; the fragment and the page share one URL (Vary).
@@ -118,7 +123,8 @@ def partie_follow_chart(request: HttpRequest, token: str) -> HttpResponse:
     partie = partie_shared(token)
     if partie is None:
         raise Http404
-    marque = build_marque(replays.load(partie))
-    response = render(request, "games/_chart.html", {"marque": marque})
+    players = build_marque(replays.load(partie, last=0))  # the key needs no state
+    html = fragments.chart(request, lambda: build_marque(replays.load(partie)), players)
+    response = HttpResponse(html)
     response["X-Robots-Tag"] = "noindex"
     return response

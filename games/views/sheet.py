@@ -20,6 +20,7 @@ from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS, RamiError, check_count
+from games.views import fragments
 from games.views.costly import costly
 from games.views.partie_page import get_partie_for_user
 from games.views.sheet_cache import cached_render, kept_pdf
@@ -82,5 +83,8 @@ def blank_sheet_pdf(request: HttpRequest) -> HttpResponse:
 def partie_chart(request: HttpRequest, pk: int) -> HttpResponse:
     """The score chart alone, for the fold of the partie page (htmx, on opening)."""
     partie = get_partie_for_user(request, pk)
-    everything = build_marque(replays.load(partie))
-    return render(request, "games/_chart.html", {"marque": everything})
+    # Kept by the partie's state (games/views/fragments.py): drawn from every state only when
+    # this state has not been drawn yet; its key needs only the players.
+    players = build_marque(replays.load(partie, last=0))
+    html = fragments.chart(request, lambda: build_marque(replays.load(partie)), players)
+    return HttpResponse(html)

@@ -1,0 +1,88 @@
+"""``python -m bench.page`` (``make bench-page``): the partie page of 4×20, 7×300 and 7×1000
+(bench/parties.py SPECS) and the floor, through gunicorn (DEBUG off), in interleaved rounds so
+that a busy machine slows them all alike; the ratios "partie page / the floor" and "partie page
+{key} / 4x20" against their budgets (bench/budgets.py, the lines ``make bench`` checks). Quicker
+than the whole bench when only the partie page changed. Written to bench/results/page.json.
+
+``--rounds N`` sets the number of rounds; ``--keys 4x20,7x300`` builds only those parties."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import statistics
+import sys
+import time
+
+from bench.app import User
+from bench.budgets import BUDGETS
+from bench.environment import HOST, ROOT
+from bench.home import timed_ms
+from bench.parties import SPECS, build_partie
+from bench.reporting import RESULTS, machine
+from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
+from bench.timings import FLOOR, FLOOR_URL, PAGE
+
+ROUNDS = 41
+KEYS = ("4x20", "7x300", "7x1000")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.page")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--keys", default=",".join(KEYS))
+    args = parser.parse_args(argv)
+    keys = args.keys.split(",")
+    server = None
+    try:
+        prepare()
+        rng = random.Random(8)
+        owner = User.objects.create_user("banc", password=secrets.token_urlsafe(16))
+        parties = {}
+        for spec in SPECS:
+            if spec.key in keys:
+                started = time.perf_counter()
+                parties[spec.key] = build_partie(owner, spec, rng)
+                print(f"  recorded partie {spec.key} in {time.perf_counter() - started:.1f} s")
+        _client, cookies = test_client(owner, "/")
+        port = free_port()
+        server = start_server(port)
+        print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {args.rounds} rounds")
+        http = Http(port, cookies)
+        kinds = [(PAGE, key, f"/parties/{partie.pk}/") for key, partie in parties.items()]
+        kinds.append((FLOOR, "", FLOOR_URL))
+        for _name, _key, url in kinds:  # warm every worker (and every cache)
+            timed_ms(http, url)
+        samples: dict[tuple[str, str], list[float]] = {(n, k): [] for n, k, _u in kinds}
+        for _ in range(args.rounds):
+            for name, key, url in kinds:
+                samples[(name, key)].append(timed_ms(http, url))
+        rows = [
+            {"name": name, "partie": key, "server_ms": statistics.median(values), "queries": None}
+            for (name, key), values in samples.items()
+        ]
+        for row in rows:
+            print(f"  {row['name']:<34} {row['partie']:<11} {row['server_ms']:8.2f} ms")
+        result = {"machine": machine(), "requests": rows}
+        lines = []
+        for budget in BUDGETS:
+            if budget.label.startswith("partie page") and budget.unit == "×":
+                lines += budget.check(result)
+        lines = [line for line in lines if line["value"] is not None]  # the parties built
+        for line in lines:
+            print(f"{line['verdict']}  {line['budget']}: {line['value']} (≤ {line['limit']})")
+        result["budgets"] = lines
+        path = RESULTS.parent / "page.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        print(f"Written to {path.relative_to(ROOT)}")
+    finally:
+        if server is not None:
+            stop_server(server)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

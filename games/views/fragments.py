@@ -1,0 +1,156 @@
+"""The parts of the partie page that only the partie's state decides, kept rendered in the
+shared cache: the scoreboard, the marque table and the cagnotte (and, on its own request, the
+score chart). Rendering them was most of the page's time, and the marque's time grew with its
+rows; an unchanged partie now pays one cache read for the three.
+
+A fragment is kept under everything it is drawn from, so a changed partie has a new key and
+nothing stale is ever shown, nor anything deleted: the partie's revision (which the database
+moves with whatever the replay reads, games/replays.py) and its updated_at (every service
+write saves it: a payment ticked, a rename, the money), the engine's version, the language
+and the time zone, the rows shown (?tout), the read-only flag, the players' names, colours and
+ticked stakes, and a fingerprint of the templates, the display code and the translations (a
+deploy draws them anew). The key names the partie, but the page checks that the partie is the
+account's before it asks (get_partie_for_user): a key alone never opens a partie.
+
+The forms inside (a payment tick, the money, the undo) carry the CSRF token, which belongs to
+one browser: a fragment is rendered with a placeholder token, and each request puts its own in
+its place. Nothing a player types can forge the placeholder, which is a whole <input> tag
+(what a player types is escaped).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import django
+from django.conf import settings
+from django.core.cache import cache as shared_cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template import Context, Template
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from games import sheet_files
+from games.display.marque import Marque
+
+# As long as the sheet's files (games/sheet_files.py): a key is never reused for other content.
+KEPT_SECONDS = sheet_files.KEPT_SECONDS
+PAGE_PARTS = {
+    "scoreboard": "games/_scoreboard.html",
+    "marque_table": "games/_marque_table.html",
+    "cagnotte": "games/_cagnotte.html",
+}
+CHART = "games/_chart.html"
+# Letters and digits only: the token Django checks would refuse it, were it ever posted.
+PLACEHOLDER = "ramiscoreFragmentCsrfPlaceholder0000000000000000000000000000000"
+# What the fingerprint of the code reads (relative to BASE_DIR).
+DRAWN_BY = ("templates", "games/display", "games/templatetags", "locale")
+DRAWN_BY_SUFFIXES = {".html", ".svg", ".py", ".mo"}
+
+
+@cache
+def code_fingerprint() -> str:
+    """The templates, the display code and the compiled translations, as this process runs
+    them: a fragment drawn by another release of them is not this one's."""
+    digest = hashlib.sha256(django.get_version().encode())
+    base = Path(settings.BASE_DIR)
+    for folder in DRAWN_BY:
+        for path in sorted((base / folder).rglob("*")):
+            if path.suffix in DRAWN_BY_SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _csrf_input(token: str) -> str:
+    return Template("{% csrf_token %}").render(Context({"csrf_token": token}))
+
+
+@cache
+def _placeholder_input() -> str:
+    return _csrf_input(PLACEHOLDER)
+
+
+def _with_token(html: str, request: HttpRequest) -> SafeString:
+    if _placeholder_input() in html:
+        html = html.replace(_placeholder_input(), _csrf_input(get_token(request)))
+    return mark_safe(html)  # noqa: S308 - rendered by our templates, which escape
+
+
+def state_of(marque: Marque, *, readonly: bool, rows: list, hidden_rows: int) -> str:
+    """Everything a page part is drawn from, but the state itself (revision, updated_at,
+    engine), which ``key`` adds: what this request shows of it."""
+    partie = marque.partie
+    players = [
+        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.stake_paid)
+        for line in marque.players
+    ]
+    shown = (rows[0].number, rows[-1].number, len(rows)) if rows else ()
+    return repr(
+        (
+            get_language(),
+            timezone.get_current_timezone_name(),
+            partie.currency,
+            readonly,
+            shown,
+            hidden_rows,
+            players,
+        )
+    )
+
+
+def key(kind: str, marque: Marque, state: str) -> str:
+    partie = marque.partie
+    drawn = f"{sheet_files.state(partie)}|{code_fingerprint()}|{state}"
+    digest = hashlib.sha256(drawn.encode()).hexdigest()[:40]
+    return f"fragment:{kind}:{partie.pk}:{digest}"
+
+
+def page_parts(
+    request: HttpRequest,
+    context: dict[str, Any],
+    cagnotte: Callable[[], Any],
+    *,
+    keep: bool = True,
+) -> dict[str, SafeString]:
+    """The scoreboard, the marque table and the cagnotte of the partie page, by name, for
+    ``{{ parts.marque_table }}``: from the shared cache (one read), or rendered with
+    ``context`` and ``cagnotte()`` (built only then: its payment ticks are a query) and kept
+    when ``keep`` (a form the request refused is shown as typed, so not kept)."""
+    marque = context["marque"]
+    state = state_of(
+        marque,
+        readonly=bool(context.get("readonly")),
+        rows=context["rows"],
+        hidden_rows=context["hidden_rows"],
+    )
+    cache_key = key("page", marque, state)
+    html = shared_cache.get(cache_key) if keep else None
+    if html is None:
+        drawn = {**context, "cagnotte": cagnotte(), "csrf_token": PLACEHOLDER}
+        html = {
+            name: render_to_string(template, drawn, request=request)
+            for name, template in PAGE_PARTS.items()
+        }
+        if keep:
+            shared_cache.set(cache_key, html, KEPT_SECONDS)
+    return {name: _with_token(part, request) for name, part in html.items()}
+
+
+def chart(request: HttpRequest, marque_of: Callable[[], Marque], marque: Marque) -> SafeString:
+    """The score chart of every donne: kept as the page parts are. ``marque`` is the partie
+    with its players (any states: the key needs none); ``marque_of()`` loads every state, only
+    when the chart must be drawn."""
+    cache_key = key("chart", marque, state_of(marque, readonly=False, rows=[], hidden_rows=0))
+    html = shared_cache.get(cache_key)
+    if html is None:
+        html = render_to_string(CHART, {"marque": marque_of()}, request=request)
+        shared_cache.set(cache_key, html, KEPT_SECONDS)
+    return mark_safe(html)  # noqa: S308 - rendered by games/_chart.html, which escapes

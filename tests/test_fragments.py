@@ -1,0 +1,171 @@
+"""The parts of the partie page kept rendered by the partie's state (games/views/fragments.py):
+never stale (a donne, a rename, the money, a payment ticked, the language), never another
+account's, and each form in them carries the token of the browser that asked.
+
+Cast: alice owns the partie, on two phones; bob is another account."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import services
+from games.models import Habitue, Rachat
+from games.views.fragments import PLACEHOLDER
+from tests.factories import decide, hand, make_partie, make_user, play
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Anne", "Bruno", "Chloé"]
+
+
+@pytest.fixture(autouse=True)
+def _back_to_french():
+    yield
+    translation.activate("fr")
+
+
+@pytest.fixture
+def partie(alice):
+    partie = make_partie(alice, joueurs=NAMES, stake=Decimal("1.00"), rachat_price=Decimal("2.00"))
+    play(partie, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand("5"))
+    return partie
+
+
+def logged_in(username: str = "alice", **options) -> Client:
+    client = Client(**options)
+    client.login(username=username, password="cartes-sur-table")
+    return client
+
+
+def page(client: Client, partie, **headers) -> str:
+    response = client.get(reverse("partie_detail", args=[partie.pk]), **headers)
+    assert response.status_code == 200
+    # Money is written with a no-break space before the € (games/display/numbers.py).
+    return response.content.decode().replace("\xa0", " ").replace("\u202f", " ")
+
+
+def scoreboard_total(html: str, name: str) -> str:
+    pattern = rf'data-joueur="{name}">.*?<span class="total" data-total="(-?\d+)"'
+    found = re.search(pattern, html, re.S)
+    return found.group(1)
+
+
+def test_a_donne_recorded_after_the_page_was_kept_is_on_the_next_page(alice, partie) -> None:
+    client = logged_in()
+    page(client, partie)
+    kept = page(client, partie)  # from the cache
+    assert kept.count('class="donne-link"') == 1
+    assert scoreboard_total(kept, "Bruno") == "20"
+    play(partie, "Bruno", "rami", Anne=hand(points=25), Chloé=hand("2"))
+    html = page(client, partie)
+    assert html.count('class="donne-link"') == 2
+    assert scoreboard_total(html, "Anne") == "15"  # −10 as the first winner, then 25
+    assert 'title="Modifier">2</a>' in html
+    assert "Annuler la dernière donne (2)" in html
+
+
+def test_a_renamed_player_is_renamed_on_the_kept_page(alice, partie) -> None:
+    client = logged_in()
+    page(client, partie)
+    assert ">Bruno<" in page(client, partie)
+    habitue = Habitue.objects.get(owner=alice, name="Bruno")
+    services.habitue_rename(habitue=habitue, name="Bruneau")
+    html = page(client, partie)
+    assert ">Bruneau<" in html
+    assert ">Bruno<" not in html
+
+
+def test_a_new_stake_and_a_ticked_payment_show_on_the_kept_page(alice, partie) -> None:
+    client = logged_in()
+    page(client, partie)
+    assert 'id="cagnotte-total">3,00 €<' in page(client, partie)
+    services.partie_update_money(
+        partie=partie,
+        stake=Decimal("5.00"),
+        rachat_price=Decimal("2.00"),
+        point_value=Decimal("0"),
+        settlement="gagnant",
+    )
+    html = page(client, partie)
+    assert 'id="cagnotte-total">15,00 €<' in html
+    assert 'id="sur-la-table">0,00 €<' in html
+    services.stake_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
+    assert 'id="sur-la-table">5,00 €<' in page(client, partie)
+
+
+def test_a_ticked_rachat_shows_on_the_kept_page(alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand(points=90), Chloé=hand("2"))
+    decide(partie, "Bruno", True)
+    client = logged_in()
+    page(client, partie)
+    assert 'id="sur-la-table">0,00 €<' in page(client, partie)
+    services.rachat_mark_paid(rachat=Rachat.objects.get(joueur__name="Bruno"), paid=True)
+    assert 'id="sur-la-table">2,00 €<' in page(client, partie)
+
+
+def test_english_and_french_are_kept_apart(alice, partie) -> None:
+    client = logged_in()
+    english = {"HTTP_ACCEPT_LANGUAGE": "en"}
+    for _ in range(2):  # drawn, then kept: each language its own
+        french, in_english = page(client, partie), page(client, partie, **english)
+        assert ">La marque<" in french and ">Sur la table<" in french
+        assert ">Score sheet<" in in_english and ">On the table<" in in_english
+        assert "La marque" not in in_english and "Score sheet" not in french
+
+
+def test_another_account_gets_a_404_even_once_the_page_is_kept(alice, partie) -> None:
+    page(logged_in(), partie)
+    page(logged_in(), partie)
+    make_user("bob")
+    url = reverse("partie_detail", args=[partie.pk])
+    assert logged_in("bob").get(url).status_code == 404
+    assert Client().get(url).status_code == 302  # to the login page
+
+
+def test_each_phone_gets_its_own_token_in_the_kept_forms(alice, partie) -> None:
+    first, second = (logged_in(enforce_csrf_checks=True) for _ in range(2))
+    page(first, partie)
+    html = page(second, partie)  # kept by the first phone
+    assert PLACEHOLDER not in html
+    tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert tokens and all(len(t) == 64 for t in tokens)
+    cagnotte = html[html.index('id="cagnotte-panel"') :]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', cagnotte).group(1)
+    anne = partie.joueurs.get(name="Anne")
+    url = reverse("stake_paid", args=[partie.pk, anne.pk])
+    response = second.post(url, {"paid": "1", "csrfmiddlewaretoken": token})
+    assert response.status_code in (200, 302)
+    anne.refresh_from_db()
+    assert anne.stake_paid is True
+
+
+def test_the_chart_follows_the_partie(alice, partie) -> None:
+    client = logged_in()
+    url = reverse("partie_chart", args=[partie.pk])
+    before = client.get(url).content
+    assert client.get(url).content == before
+    play(partie, "Bruno", "rami", Anne=hand("9"), Chloé=hand("2"))
+    after = client.get(url).content
+    assert after != before
+    make_user("bob")
+    assert logged_in("bob").get(url).status_code == 404
+
+
+def test_the_shared_page_keeps_its_own_read_only_parts(alice, partie) -> None:
+    owner = logged_in()
+    page(owner, partie)
+    page(owner, partie)  # the owner's parts, with their edit links and forms, are kept
+    shared = services.partie_share(partie=partie)
+    follow = reverse("partie_follow", args=[shared.share_token])
+    for _ in range(2):
+        html = Client().get(follow).content.decode()
+        assert "donne-link" not in html and "csrfmiddlewaretoken" not in html
+        assert re.findall(r'<th scope="row">(\d+)</th>', html) == ["1"]
+    play(partie, "Bruno", "rami", Anne=hand(points=25), Chloé=hand("2"))
+    html = Client().get(follow).content.decode()
+    assert re.findall(r'<th scope="row">(\d+)</th>', html) == ["1", "2"]
