@@ -1,5 +1,5 @@
 """``make bench`` (``python -m bench`` from the checkout): the pages and the recording of a
-donne, timed against budgets (issue #8).
+donne, timed against budgets.
 
 Everything happens in a temporary directory: a fresh SQLite database (SQLITE_NAME), migrated
 here, and the static files collected there (bench/environment.py, bench/settings.py). The

@@ -64,7 +64,7 @@ MESSAGES: dict[str, str] = {
         "un compte en garde au plus %(max)s : importez-en au plus %(room)s (découpez la "
         "sauvegarde) ou ouvrez un autre compte."
     ),
-    # The regular table (issue 16): the habitués of an account, who deals, the note.
+    # The regular table: the habitués of an account, who deals, the note.
     "habitue_existe": N_(
         "%(player)s est déjà un habitué de ce compte : pour n'en faire qu'un, fusionnez-les."
     ),

@@ -25,7 +25,7 @@ from games.selectors import PartieData
 from games.validators import MAX_NOTE, note_problem, note_text
 
 FORMAT = "ramiscore/1"
-# A backup: every partie of an account, each in the export format above (issue #7).
+# A backup: every partie of an account, each in the export format above.
 BACKUP_FORMAT = "ramiscore-sauvegarde/1"
 
 
@@ -65,7 +65,7 @@ def export_dict(data: PartieData, stored: Stored) -> dict[str, Any]:
         "created_at": partie.created_at.isoformat(),
         "updated_at": partie.updated_at.isoformat(),
         "payes": paid_dict(data),
-        # Issue 16: not part of the game record (the engine never reads them).
+        # Not part of the game record (the engine never reads them).
         "note": partie.note,
         "premier_donneur": partie.first_dealer,
         "donneurs": _export_dealers(data),
@@ -172,7 +172,7 @@ class Uploaded:
     created_at: datetime | None = None
     payes: dict[str, Any] = field(default_factory=dict)
     from_backup: bool = False
-    # Issue 16: absent from older exports; present, checked as the forms check them
+    # Absent from older exports; present, checked as the forms check them
     # (``_table``; the dealers by the import, against who is en course at each donne).
     note: str = ""
     first_dealer: int = 1
@@ -226,7 +226,7 @@ def uploaded_record(data: Any) -> Uploaded:
 
 
 def _table(data: dict[str, Any]) -> dict[str, Any]:
-    """The note, the first dealer and the dealers of an export (issue 16). An older export
+    """The note, the first dealer and the dealers of an export. An older export
     has none of them; one that has them must have them right, as the form would."""
     note = data.get("note", "")
     seat = data.get("premier_donneur", 1)

@@ -1,4 +1,4 @@
-"""Login and sign-up limits (issue 15), against guessing without handing anyone a way to lock
+"""Login and sign-up limits, against guessing without handing anyone a way to lock
 an owner out (OWASP ASVS 2.2.1, and OWASP's "device cookies").
 
 Every limit is kept in the database, the same for every worker and every server: the login's
@@ -59,7 +59,7 @@ USER = Lock("login-user", free=30, step=3, forget=72)
 ADDRESS = Lock("login-address", free=20, step=4, forget=90)
 DEVICE = Lock("login-device", free=5, step=30, forget=180)
 # Accounts created from one address: 5, then one more every 12 minutes (10 an hour at most).
-# The old password of the password-change form is a password check too (issue 15's audit): a
+# The old password of the password-change form is a password check too: a
 # stolen session must not become a way to guess it. Per account.
 OLD_PASSWORD = Limit("password-change-user", capacity=5, seconds=15 * 60)
 SIGNUP = Limit("signup-address", capacity=5, seconds=60 * 60)

@@ -62,7 +62,7 @@ class Partie(models.Model):
     # Free text: where, who brought the cake, a dispute settled. Not read by the replay.
     # The same validator for the note form and every import (games/validators.py).
     note = models.TextField(_("note"), max_length=MAX_NOTE, blank=True, validators=[validate_note])
-    # Issue #7: an unguessable token (secrets.token_urlsafe) for the read-only live view
+    # An unguessable token (secrets.token_urlsafe) for the read-only live view
     # /suivre/<token>/; empty means the partie is not shared.
     share_token = models.CharField(
         _("jeton de partage"), max_length=64, unique=True, null=True, blank=True, editable=False
@@ -277,7 +277,7 @@ class DonneResult(models.Model):
 
 
 class TokenBucket(models.Model):
-    """A token bucket of the login, sign-up and cost limits (issue 15; games/throttle.py)."""
+    """A token bucket of the login, sign-up and cost limits (games/throttle.py)."""
 
     key = models.CharField(max_length=100, unique=True)
     tokens = models.FloatField()

@@ -1,4 +1,4 @@
-"""Token buckets in the database, shared by every worker and every server (issue 15), as
+"""Token buckets in the database, shared by every worker and every server, as
 healthchecks keeps its ``TokenBucket``: a login, a sign-up or an expensive file takes a token
 from each bucket it concerns; an empty bucket refuses and says how long to wait.
 

@@ -1,4 +1,4 @@
-"""One account per username key (issue 15's counters, hardened): the key of a username is the
+"""One account per username key (the login counters' own key): the key of a username is the
 name as Django logs it in (NFKC, which ``UsernameField`` applies), then case-folded, so that
 ``vaneßa`` and ``vanessa``, ``STRAẞE`` and ``Straße``, ``élodie`` and ``Élodie`` are one key.
 

@@ -1,4 +1,4 @@
-"""Content Security Policy (issue #7). Django 5.2 has none built in and the policy is one
+"""Content Security Policy. Django 5.2 has none built in and the policy is one
 fixed header, so a few lines instead of a dependency."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: every answer to a logged-in owner is ``Cache-Control: private, no-store``: a page,
+"""Every answer to a logged-in owner is ``Cache-Control: private, no-store``: a page,
 a PDF, an export, the backup, the money. On a shared computer (the club's, a friend's phone)
 neither the back button nor the browser's disk may keep what the owner saw after logging
 out, and no proxy may keep it at all.

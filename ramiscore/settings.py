@@ -53,7 +53,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "ramiscore.csp.ContentSecurityPolicyMiddleware",
-    # Issue 15: an owner's pages and files are stored by no cache, the browser's included.
+    # An owner's pages and files are stored by no cache, the browser's included.
     "ramiscore.private.PrivateOwnerPagesMiddleware",
     # The database away: 503 with Retry-After, never a 500 for each request.
     "ramiscore.unavailable.DatabaseAwayMiddleware",
@@ -148,7 +148,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("Anglais"))]
-# Issue 16: the language chosen in the ⚙ menu (set_language) is remembered for a year.
+# The language chosen in the ⚙ menu (set_language) is remembered for a year.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_SECURE = not DEBUG
@@ -206,7 +206,7 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Issue #7: only our own scripts and styles, no inline ones (ramiscore/csp.py). Also in
+# Only our own scripts and styles, no inline ones (ramiscore/csp.py). Also in
 # development, so a violation shows up before production.
 CONTENT_SECURITY_POLICY = "; ".join(
     [

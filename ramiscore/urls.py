@@ -11,6 +11,6 @@ urlpatterns = [
     path("hors-ligne/", offline.offline, name="offline"),
     path("jeton/", offline.csrf_token, name="csrf_token"),
     path("", include("games.urls")),
-    # Issue 16: the language switch of the ⚙ menu (set_language, a POST with the CSRF token).
+    # The language switch of the ⚙ menu (set_language, a POST with the CSRF token).
     path("i18n/", include("django.conf.urls.i18n")),
 ]

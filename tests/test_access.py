@@ -1,4 +1,4 @@
-"""Who may open what: every URL of the project × every kind of visitor (issue #7).
+"""Who may open what: every URL of the project × every kind of visitor.
 
 Cast: alice owns the partie (with one donne, shared), bob is another account, an anonymous
 visitor has no account, the follower is an anonymous visitor holding the share link, and the
@@ -76,7 +76,7 @@ TABLE: dict[str, Case] = {
     "home": Case(),
     # The healthcheck answers everyone (monitoring has no account).
     "health": Case(),
-    # Issue 14: what makes the app installable and usable offline answers everyone; the
+    # What makes the app installable and usable offline answers everyone; the
     # token of the offline queue says 401 (log in first) without an account.
     "service_worker": Case(),
     "manifest": Case(),
@@ -87,7 +87,7 @@ TABLE: dict[str, Case] = {
     "login": Case(accepts_post=True),
     # Django's LogoutView is POST only; it redirects everyone home.
     "logout": Case(method="post", anonymous=302, other=302, owner=302, accepts_post=True),
-    # Issue 16: the language switch answers everyone (a redirect back, the cookie set).
+    # The language switch answers everyone (a redirect back, the cookie set).
     "set_language": Case(
         method="post",
         anonymous=302,
@@ -117,7 +117,7 @@ TABLE: dict[str, Case] = {
         lambda w: (w.pk, 2, w.joueur("Chloé")), "post", owner=302, accepts_post=True
     ),
     "partie_close": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
-    # Issue 16: the partie's note, the habitués (renamed, merged) and the statistics.
+    # The partie's note, the habitués (renamed, merged) and the statistics.
     # Posted without the token of the note it was built on: stale, refused (409).
     "partie_note": owner_page(lambda w: (w.pk,), "post", owner=409, accepts_post=True),
     "habitues": account_page(),
@@ -138,7 +138,7 @@ TABLE: dict[str, Case] = {
     "partie_reopen": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     "partie_share": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
     "partie_unshare": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
-    # Money (issue #6). An empty money form is shown again with its errors (422); ticks
+    # Money. An empty money form is shown again with its errors (422); ticks
     # without JavaScript redirect to the panel.
     "partie_money": owner_page(lambda w: (w.pk,), "post", owner=422, accepts_post=True),
     "stake_paid": owner_page(
@@ -147,7 +147,7 @@ TABLE: dict[str, Case] = {
     "rachat_paid": owner_page(lambda w: (w.pk, w.rachat), "post", owner=302, accepts_post=True),
     "comptes_argent": account_page(),
     "backup_download": account_page(),
-    # The marque sheet and its files (issue #5).
+    # The marque sheet and its files.
     "partie_sheet": owner_page(lambda w: (w.pk,)),
     "partie_chart": owner_page(lambda w: (w.pk,)),
     "partie_sheet_pdf": owner_page(lambda w: (w.pk,)),

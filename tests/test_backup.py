@@ -1,4 +1,4 @@
-"""Backups (issue #7): the owner downloads every partie as one JSON file and imports it back.
+"""Backups: the owner downloads every partie as one JSON file and imports it back.
 Cast: alice has three parties; bob restores alice's file into his own account."""
 
 from __future__ import annotations

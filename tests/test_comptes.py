@@ -1,4 +1,4 @@
-"""The Comptes page (issue 16): one list per evening of who gives what to whom, counting the
+"""The Comptes page: one list per evening of who gives what to whom, counting the
 money already on the table; an unpaid stake of a finished partie is never asked twice.
 
 Cast: alice owns the parties."""

@@ -1,4 +1,4 @@
-"""The regular table (issue 16): habitués remembered across parties, renamed or merged with
+"""The regular table: habitués remembered across parties, renamed or merged with
 every partie following, the rematch prefilled, and the partie's note. Cast: alice owns the
 parties, bob is another account."""
 

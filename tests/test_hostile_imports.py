@@ -29,7 +29,7 @@ NAME_REFUSED = "Nom de joueur refusé : « %s » contient un caractère invisibl
 
 # file → (code, the French message of the import page and of ``rami import``).
 EXPECTED: dict[str, tuple[str, str]] = {
-    # From issue 15: each of these answered 500.
+    # Found by an audit: each of these answered 500.
     "deep-nesting-1000.json": (
         "enregistrement_invalide",
         "Fichier de partie illisible : plus de 16 niveaux d'imbrication",
@@ -82,7 +82,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
         "enregistrement_invalide",
         "Fichier de partie illisible : « name » contient un caractère nul",
     ),
-    # The audit of issue 15: a partie's name follows the form's rules.
+    # Found by an audit: a partie's name follows the form's rules.
     "partie-name-bel.json": (
         "import_invalide",
         "Fichier de partie refusé : name : Le nom de la partie contient un caractère "

@@ -93,7 +93,7 @@ def test_an_import_writes_in_bulk(alice) -> None:
     """A few statements per table, whatever the number of donnes: 1000 donnes add only the
     batches the backend needs (SQLite: 999 values a statement), not a query per row."""
     counts = []
-    # Each import into a new account: both create their habitués (issue 16), one query.
+    # Each import into a new account: both create their habitués, one query.
     for donnes, owner in ((10, alice), (1000, make_user("bob"))):
         with CaptureQueriesContext(connection) as queries:
             services.partie_import(owner=owner, record=flat_record(donnes, SIX))

@@ -1,4 +1,4 @@
-"""Issue 16: the language switch (Django's set_language, remembered), card letters in the
+"""The language switch (Django's set_language, remembered), card letters in the
 page's language and accepted in both, money written per language on every page.
 
 Cast: alice owns the parties; the follower is anyone holding the share link."""

@@ -124,7 +124,7 @@ def verdict_of_rami_score(name: str) -> tuple[str | None, list[str]]:
 
 
 def verdict_of_rename(name: str) -> tuple[str | None, list[str]]:
-    """The habitués page (issue 16): the third player's habitué renamed to ``name``, in an
+    """The habitués page: the third player's habitué renamed to ``name``, in an
     account of its own (the other paths gave alice habitués of that name already)."""
     owner = User.objects.create_user(f"renomme-{uuid.uuid4().hex}")
     partie = services.partie_create(

@@ -1,4 +1,4 @@
-"""The server's side of recording offline (issue 14): a donne sent from the phone's queue is
+"""The server's side of recording offline: a donne sent from the phone's queue is
 recorded by the same form and service as any other, answered in JSON; one typed behind
 another waiting one follows it or is shown back. Cast: alice keeps the score."""
 

@@ -1,4 +1,4 @@
-"""Issue #8: the queries of a request do not grow with the number of donnes. Exact counts on a
+"""The queries of a request do not grow with the number of donnes. Exact counts on a
 5- and a 60-donne partie (a crossing bought back included); the timings are the benchmark's
 job (``make bench``), never a test's. Cast: alice owns the partie; the follower holds its
 share link."""

@@ -1,4 +1,4 @@
-"""Production hardening from issue #7: the Content Security Policy and the visitor's address
+"""Production hardening: the Content Security Policy and the visitor's address
 (the login limits themselves are in tests/security/test_login_throttle.py). Cast: alice has an
 account."""
 

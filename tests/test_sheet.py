@@ -214,7 +214,7 @@ def _import_long(owner: User, donnes: int):
         ("/parties/{pk}/", 6),
         # The sheet again, unchanged: session, user, partie, and the cache (the database's).
         ("/parties/{pk}/marque/", 4),
-        # The CSV also says who dealt each donne (issue 16): one query.
+        # The CSV also says who dealt each donne: one query.
         # Files cost one more query: the account's rate-limit bucket (games/views/costly.py).
         ("/parties/{pk}/export.csv", 7),
         # The export also carries the game record: donnes, hands and rachats.

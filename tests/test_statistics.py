@@ -1,4 +1,4 @@
-"""The Statistiques page (issue 16): three known parties worked out by hand, the filters, and
+"""The Statistiques page: three known parties worked out by hand, the filters, and
 a fixed number of queries at 3 and at 300 parties. Cast: alice owns the parties, bob is
 another account; Anne, Bruno and Chloé are alice's regular table."""
 

@@ -1,4 +1,4 @@
-"""The share link and the read-only live view (issue #7). Cast: alice owns the partie, bob is
+"""The share link and the read-only live view. Cast: alice owns the partie, bob is
 another account, and the follower is an anonymous visitor holding the link."""
 
 from __future__ import annotations

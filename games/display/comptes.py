@@ -1,5 +1,5 @@
 """The Accounts page: the money of each evening in one list, settled in the fewest transfers,
-counting what is already on the table (issue 16: an unpaid stake of a finished partie is in
+counting what is already on the table (an unpaid stake of a finished partie is in
 that list, never suggested a second time as "to pay to the cagnotte"); and, for the parties
 still being played, what is still to put in their cagnotte."""
 

@@ -183,7 +183,7 @@ class Sheet:
     chart: SafeString = field(default_factory=SafeString)
     has_money: bool = False
     has_points_settlement: bool = False
-    note: str = ""  # the partie's free note (issue 16)
+    note: str = ""  # the partie's free note
     # Players out of the race, by name: "abandon" or "exclu" beside them in the ranking, and the
     # sentence that says why they rank after the others (docs/rules.md R19), as on the screen.
     left: dict[str, str] = field(default_factory=dict)

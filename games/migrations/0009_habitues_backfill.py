@@ -1,4 +1,4 @@
-"""Every existing joueur linked to a regular player of its account (issue 16): one Habitue per
+"""Every existing joueur linked to a regular player of its account: one Habitue per
 name as the Comptes page matches names (case, accents and spaces ignored), written as it was
 first typed in the account's oldest partie. One habitué sits at most once at a table."""
 

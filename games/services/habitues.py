@@ -1,4 +1,4 @@
-"""The regular players of an account (issue 16): each joueur is linked to one Habitue when
+"""The regular players of an account: each joueur is linked to one Habitue when
 its partie is created or imported; renaming a habitué or merging two spellings changes every
 partie he played, whose stored replays are rebuilt in the same transaction."""
 

@@ -268,7 +268,7 @@ def _write(ready: list[_Ready]) -> None:
     Partie.objects.bulk_update([r.partie for r in restored], ["created_at"])
     joueurs = [j for r in ready for j in r.joueurs]
     if ready:
-        link_habitues(ready[0].partie.owner, joueurs)  # issue 16: the account's habitués
+        link_habitues(ready[0].partie.owner, joueurs)  # the account's habitués
     Joueur.objects.bulk_create(joueurs)
     Donne.objects.bulk_create([d for r in ready for d in r.donnes])
     Hand.objects.bulk_create([h for r in ready for h in r.hands])

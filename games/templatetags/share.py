@@ -1,4 +1,4 @@
-"""The share link of a partie and its QR code (issue #7), drawn on the server."""
+"""The share link of a partie and its QR code, drawn on the server."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def qr_svg(url: str) -> SafeString:
 
 @lru_cache(maxsize=512)
 def _qr_markup(url: str) -> SafeString:
-    # Issue #8: drawing the code cost ~4 ms of every partie page; a link's code never changes.
+    # Drawing the code cost ~4 ms of every partie page; a link's code never changes.
     qr = segno.make(url, error="m")
     svg = qr.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr-code", light="#fff")
     return mark_safe(svg)  # noqa: S308 - path data and colours only, nothing from the user

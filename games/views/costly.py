@@ -1,4 +1,4 @@
-"""A limit on the expensive answers of an account (issue 15): a PDF rendered, an export, the
+"""A limit on the expensive answers of an account: a PDF rendered, an export, the
 backup, an import. Kept in the database's token buckets (games/throttle.py), so it holds
 across every worker and server. A cached PDF or sheet (an unchanged partie) costs nothing and
 takes nothing (games/views/sheet_cache.py)."""

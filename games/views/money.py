@@ -1,4 +1,4 @@
-"""Money (issue #6): payment ticks, the money options, the Comptes page."""
+"""Money: payment ticks, the money options, the Comptes page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What lets the phone keep the marque when the wifi drops (issue 14, docs/decisions.md
+"""What lets the phone keep the marque when the wifi drops (docs/decisions.md
 "Offline"): the web app manifest, the service worker, the page shown for a page never
 opened before, and a fresh CSRF token for the queue of donnes sent on reconnection."""
 

@@ -1,4 +1,4 @@
-// ramiscore at the table (issue 16): the screen stays awake while a partie in progress is
+// ramiscore at the table: the screen stays awake while a partie in progress is
 // open, and the share link goes through the phone's share sheet. Both are optional: a browser
 // without them keeps a working page.
 "use strict";

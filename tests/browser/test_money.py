@@ -54,6 +54,6 @@ def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
     page.goto("/comptes/argent/")
     virements = page.locator(".soiree .virement").all_inner_texts()
     assert "Chloé donne 1,00\u00a0€ à Alice" in virements
-    # Alice's unpaid stake is in those transfers, not asked a second time (issue 16).
+    # Alice's unpaid stake is in those transfers, not asked a second time.
     assert page.locator(".impaye").count() == 0
     screenshot("money-comptes")

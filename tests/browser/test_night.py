@@ -1,4 +1,4 @@
-"""Issue 16 in a browser: a phone usable all evening. The dark theme that follows the phone,
+"""In a browser: a phone usable all evening. The dark theme that follows the phone,
 the language switch, the share button, the screen kept awake while a partie runs, and the
 big-screen live view for a TV or a tablet on the wall.
 

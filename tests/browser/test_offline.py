@@ -1,4 +1,4 @@
-"""Offline at the table (issue 14): the phone keeps recording when the wifi drops, and
+"""Offline at the table: the phone keeps recording when the wifi drops, and
 nothing is ever lost. Chromium at 390×844, its network cut by a relay in front of the test
 server (tests/browser/relay.py), so that the service worker loses it too. Cast: alice keeps
 the score."""

@@ -1,4 +1,4 @@
-"""The regular table on a 390×844 phone (issue 16): the habitués tapped into the new-partie
+"""The regular table on a 390×844 phone: the habitués tapped into the new-partie
 form, the rematch prefilled in three taps, who deals each donne (past an eliminated player,
 and changed by hand), and the statistics of three known parties. Screenshots in light and
 dark go to /tmp/shots/table/. Cast: alice keeps the score of her regular table."""

@@ -1,4 +1,4 @@
-"""Issue #7 in a browser. Cast: alice keeps the score on her phone; a follower at the same
+"""The share link in a browser. Cast: alice keeps the score on her phone; a follower at the same
 table opens the share link on his own phone, in another browser context, with no account."""
 
 from __future__ import annotations

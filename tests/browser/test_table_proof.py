@@ -258,7 +258,7 @@ def test_a_decision_the_later_donnes_contradict_is_refused(page, alice):
 
 
 def test_offline_a_save_is_kept_and_sent_once_with_its_key(page, alice):
-    """A save with no connection is kept on the phone (issue 14, tests/browser/test_offline.py
+    """A save with no connection is kept on the phone (tests/browser/test_offline.py
     for the whole of it); one whose answer is lost on the way back is sent again with the same
     idempotency key, and recorded once."""
     partie = make_partie(alice, joueurs=["Anne", "Bruno", "Chloé"])

@@ -1,4 +1,4 @@
-"""Issue 15: the expensive answers of an account (a PDF rendered, an export, the backup, an
+"""The expensive answers of an account (a PDF rendered, an export, the backup, an
 import) are limited per account, in French, whatever the number of workers (the database's
 token buckets, games/views/costly.py): 30 at once, then one a minute. A kept PDF or sheet of
 an unchanged partie costs nothing and counts nothing.
@@ -97,7 +97,7 @@ def test_the_import_page_is_free_and_each_import_counts(alice) -> None:
 
 
 def test_asking_for_another_account_s_partie_costs_nothing(alice, bob) -> None:
-    """A 404 did no work: its token is given back (the audit of issue 15)."""
+    """A 404 did no work: its token is given back (found by an audit)."""
     partie = partie_p1(alice)
     nosy = logged_in(bob)
     for _ in range(40):

@@ -1,4 +1,4 @@
-"""Issue 15: what the answers say about caching and who may claim HTTPS.
+"""What the answers say about caching and who may claim HTTPS.
 
 - every answer to a logged-in owner is ``Cache-Control: private, no-store`` (ramiscore/private.py),
   files included; the share pages and the healthcheck are left alone;

@@ -1,4 +1,4 @@
-"""Login and sign-up limits (issue 15, games/login.py, games/lockout.py), through Django's test
+"""Login and sign-up limits (games/login.py, games/lockout.py), through Django's test
 client, the login locks' clock stopped. The same limits across two real gunicorn servers are in
 test_two_servers.py; the figures of the locks (guesses an hour, waits) in test_lockout.py.
 
@@ -289,7 +289,7 @@ def change_password(client: Client, old: str):
 
 
 def test_a_stolen_session_cannot_guess_the_old_password(alice) -> None:
-    """The audit of issue 15: the password-change form checks a password too. Five wrong old
+    """Found by an audit: the password-change form checks a password too. Five wrong old
     passwords per account, then one every 3 minutes; the right one is then not even checked."""
     thief = Client()
     thief.force_login(alice)

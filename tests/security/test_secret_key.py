@@ -1,4 +1,4 @@
-"""Issue 15: production refuses to serve with a weak DJANGO_SECRET_KEY, as Django's own
+"""Production refuses to serve with a weak DJANGO_SECRET_KEY, as Django's own
 security.W009 judges one (shorter than 50 characters, fewer than 5 different ones, or Django's
 ``django-insecure-`` development key); ``check --deploy`` only warns."""
 

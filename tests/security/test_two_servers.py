@@ -1,4 +1,4 @@
-"""Issue 15: the login and sign-up limits hold across processes. Two real gunicorn servers
+"""The login and sign-up limits hold across processes. Two real gunicorn servers
 (two sync workers each) on two ports share one database, as two machines behind a load
 balancer would: a SQLite file, or, when DATABASE_URL is set, a fresh PostgreSQL database on
 that server; and one cache, the database's, or, when REDIS_URL is set, that Redis (emptied
