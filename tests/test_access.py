@@ -117,6 +117,12 @@ TABLE: dict[str, Case] = {
         lambda w: (w.pk, 2, w.joueur("Chloé")), "post", owner=302, accepts_post=True
     ),
     "partie_close": owner_page(lambda w: (w.pk,), "post", owner=302, accepts_post=True),
+    # The offline queue's decisions, end and rematch (JSON); posted empty, refused (422).
+    "rachat_queued": owner_page(
+        lambda w: (w.pk, w.joueur("Bruno")), "post", owner=422, accepts_post=True
+    ),
+    "close_queued": owner_page(lambda w: (w.pk,), "post", owner=200, accepts_post=True),
+    "rematch_queued": owner_page(lambda w: (w.pk,), "post", owner=422, accepts_post=True),
     # The partie's note, the habitués (renamed, merged) and the statistics.
     # Posted without the token of the note it was built on: stale, refused (409).
     "partie_note": owner_page(lambda w: (w.pk,), "post", owner=409, accepts_post=True),
