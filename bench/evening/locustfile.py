@@ -110,15 +110,19 @@ class Scorekeeper(FastHttpUser):
                 return
 
 
-class Follower(FastHttpUser):
-    fixed_count = 3 * COUNT
-    wait_time = constant_pacing(3)
-    seat = seats(COUNT)
+class Poller(FastHttpUser):
+    """A phone or a screen following the share link with the ETag it holds."""
+
+    abstract = True
+    path = ""  # after /suivre/<token>/
+    label = ""
 
     def on_start(self) -> None:
-        self.token = TABLES[next(self.seat)]["token"]
+        self.token = self.table()["token"]
         self.etag = ""
-        time.sleep(random.uniform(0, 3))
+
+    def table(self) -> dict:
+        return TABLES[next(self.seat)]
 
     @task
     def poll(self) -> None:
@@ -126,31 +130,7 @@ class Follower(FastHttpUser):
         if self.etag:
             headers["If-None-Match"] = self.etag
         with self.client.get(
-            f"/suivre/{self.token}/", headers=headers, name="follow poll", catch_response=True
-        ) as response:
-            if response.status_code in (200, 304):
-                self.etag = response.headers.get("ETag", self.etag)
-                response.success()
-            else:
-                response.failure(f"status {response.status_code}")
-
-
-class BigScreen(FastHttpUser):
-    fixed_count = max(1, COUNT // 10)
-    wait_time = constant_pacing(5)
-    seat = seats(COUNT)
-
-    def on_start(self) -> None:
-        self.token = TABLES[next(self.seat) * 10 % COUNT]["token"]
-        self.etag = ""
-
-    @task
-    def poll(self) -> None:
-        headers = {**HTMX}
-        if self.etag:
-            headers["If-None-Match"] = self.etag
-        with self.client.get(
-            f"/suivre/{self.token}/?grand=1", headers=headers, name="big screen poll",
+            f"/suivre/{self.token}/{self.path}", headers=headers, name=self.label,
             catch_response=True,
         ) as response:  # fmt: skip
             if response.status_code in (200, 304):
@@ -158,6 +138,28 @@ class BigScreen(FastHttpUser):
                 response.success()
             else:
                 response.failure(f"status {response.status_code}")
+
+
+class Follower(Poller):
+    fixed_count = 3 * COUNT
+    wait_time = constant_pacing(3)
+    seat = seats(COUNT)
+    label = "follow poll"
+
+    def on_start(self) -> None:
+        super().on_start()
+        time.sleep(random.uniform(0, 3))
+
+
+class BigScreen(Poller):
+    fixed_count = max(1, COUNT // 10)
+    wait_time = constant_pacing(5)
+    seat = seats(COUNT)
+    path = "?grand=1"
+    label = "big screen poll"
+
+    def table(self) -> dict:
+        return TABLES[next(self.seat) * 10 % COUNT]
 
 
 class Exporter(FastHttpUser):
