@@ -109,6 +109,21 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
+def until_kept(page, marker: str) -> None:
+    """Wait until the worker keeps this page, for this account, as it now is (``marker`` in
+    the kept copy)."""
+    until(
+        page,
+        """marker => caches.keys()
+            .then(names => names.find(name => name.startsWith("ramiscore-pages-")))
+            .then(name => name ? caches.open(name) : null)
+            .then(cache => cache ? cache.match(location.href) : null)
+            .then(kept => kept ? kept.text() : "")
+            .then(text => text.includes(marker))""",
+        marker,
+    )
+
+
 def test_installable_manifest_icons_and_service_worker(client, phone, relay, alice):
     manifest = client.get("/manifest.webmanifest")
     assert manifest["Content-Type"] == "application/manifest+json"
@@ -139,16 +154,7 @@ def test_offline_the_partie_reloads_from_the_phone(phone, relay, alice):
     # A donne recorded online (an htmx swap): the worker keeps the page as it now is.
     record(phone, "Bruno", Anne=4, Chloé=5, David=6)
     expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 3"))
-    until(
-        phone,
-        """marker => caches.keys()
-            .then(names => names.find(name => name.startsWith("ramiscore-pages-")))
-            .then(name => name ? caches.open(name) : null)
-            .then(cache => cache ? cache.match(location.href) : null)
-            .then(kept => kept ? kept.text() : "")
-            .then(text => text.includes(marker))""",
-        f'data-partie="{partie.pk}" data-number="3"',
-    )
+    until_kept(phone, f'data-partie="{partie.pk}" data-number="3"')
     relay.stop()
     phone.reload()
     # The marque as last seen, said to be so, and the form ready: never Chromium's error page.

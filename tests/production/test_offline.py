@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS
 from tests.browser.relay import Relay
-from tests.browser.test_offline import open_controlled, queued_rows, record, until
+from tests.browser.test_offline import open_controlled, queued_rows, record, until_kept
 from tests.production.stack import Client
 
 FOUR = ["Anne", "Bruno", "Chloé", "David"]
@@ -94,16 +94,7 @@ def test_offline_reload_shows_the_kept_marque_and_a_queued_donne_catches_up(
     open_controlled(phone, SimpleNamespace(pk=partie))
     record(phone, "Anne", Bruno=12, Chloé=7, David=30)
     expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
-    until(
-        phone,
-        """marker => caches.keys()
-            .then(names => names.find(name => name.startsWith("ramiscore-pages-")))
-            .then(name => name ? caches.open(name) : null)
-            .then(cache => cache ? cache.match(location.href) : null)
-            .then(kept => kept ? kept.text() : "")
-            .then(text => text.includes(marker))""",
-        f'data-partie="{partie}" data-number="2"',
-    )
+    until_kept(phone, f'data-partie="{partie}" data-number="2"')
     relay.stop()
     phone.reload()
     expect(phone.locator("#offline-banner")).to_contain_text(
