@@ -24,9 +24,11 @@ import time
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 import pytest
+
+from tests.production.stack import postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 RIGHT = "cartes-sur-table"
@@ -107,32 +109,6 @@ def manage(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
-def postgres_database(url: str) -> tuple[str, object]:
-    """A fresh database next to DATABASE_URL's, and the function that drops it."""
-    import dj_database_url
-    import psycopg
-
-    config = dj_database_url.parse(url)
-    name = f"{config['NAME']}_deux_serveurs"
-    params = {
-        "host": config.get("HOST") or None,
-        "port": config.get("PORT") or None,
-        "user": config.get("USER") or None,
-        "password": config.get("PASSWORD") or None,
-        "dbname": "postgres",
-        "autocommit": True,
-    }
-    admin = psycopg.connect(**{k: v for k, v in params.items() if v is not None})
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop() -> None:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
-
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}")), drop
-
-
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
     tmp = tmp_path_factory.mktemp("deux-serveurs")
@@ -149,7 +125,7 @@ def servers(tmp_path_factory) -> Iterator[tuple[int, int]]:
     }
     drop = None
     if os.environ.get("DATABASE_URL"):
-        env["DATABASE_URL"], drop = postgres_database(os.environ["DATABASE_URL"])
+        env["DATABASE_URL"], drop = postgres_database(os.environ["DATABASE_URL"], "deux_serveurs")
     manage(env, "migrate", "--no-input")
     manage(env, "createcachetable")
     create = "from django.contrib.auth.models import User\n" + "\n".join(
