@@ -6,16 +6,15 @@ when only the home page changed. Written to bench/results/home.json."""
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
 import time
 
 from bench.budgets import BUDGETS
-from bench.environment import HOST, ROOT
+from bench.environment import HOST
 from bench.parties import ACCOUNTS, build_account
-from bench.reporting import RESULTS, machine
+from bench.reporting import write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server
 from bench.timings import FLOOR, FLOOR_URL, HOME
 
@@ -53,22 +52,8 @@ def main() -> int:
         for _ in range(ROUNDS):
             for name, key, http, url in kinds:
                 samples[(name, key)].append(timed_ms(http, url))
-        rows = [
-            {"name": name, "partie": key, "server_ms": statistics.median(values), "queries": None}
-            for (name, key), values in samples.items()
-        ]
-        for row in rows:
-            print(f"  {row['name']:<34} {row['partie']:<11} {row['server_ms']:8.2f} ms")
-        result = {"machine": machine(), "requests": rows}
         home = next(b for b in BUDGETS if b.label.startswith("home page"))
-        lines = home.check(result)
-        for line in lines:
-            print(f"{line['verdict']}  {line['budget']}: {line['value']} (≤ {line['limit']})")
-        result["budgets"] = lines
-        path = RESULTS.parent / "home.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-        print(f"Written to {path.relative_to(ROOT)}")
+        write_medians(samples, [home], "home.json")
     finally:
         if server is not None:
             stop_server(server)

@@ -9,19 +9,17 @@ than the whole bench when only the partie page changed. Written to bench/results
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import secrets
-import statistics
 import sys
 import time
 
 from bench.app import User
 from bench.budgets import BUDGETS
-from bench.environment import HOST, ROOT
+from bench.environment import HOST
 from bench.home import timed_ms
 from bench.parties import SPECS, build_partie
-from bench.reporting import RESULTS, machine
+from bench.reporting import write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
 from bench.timings import FLOOR, FLOOR_URL, PAGE
 
@@ -59,25 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             for name, key, url in kinds:
                 samples[(name, key)].append(timed_ms(http, url))
-        rows = [
-            {"name": name, "partie": key, "server_ms": statistics.median(values), "queries": None}
-            for (name, key), values in samples.items()
-        ]
-        for row in rows:
-            print(f"  {row['name']:<34} {row['partie']:<11} {row['server_ms']:8.2f} ms")
-        result = {"machine": machine(), "requests": rows}
-        lines = []
-        for budget in BUDGETS:
-            if budget.label.startswith("partie page") and budget.unit == "×":
-                lines += budget.check(result)
-        lines = [line for line in lines if line["value"] is not None]  # the parties built
-        for line in lines:
-            print(f"{line['verdict']}  {line['budget']}: {line['value']} (≤ {line['limit']})")
-        result["budgets"] = lines
-        path = RESULTS.parent / "page.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-        print(f"Written to {path.relative_to(ROOT)}")
+        ratios = [b for b in BUDGETS if b.label.startswith("partie page") and b.unit == "×"]
+        write_medians(samples, ratios, "page.json")
     finally:
         if server is not None:
             stop_server(server)

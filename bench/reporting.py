@@ -107,3 +107,27 @@ def print_missed(result: dict[str, Any]) -> None:
     missed = [b for b in result["budgets"] if b["verdict"] != "PASS"]
     # A measurement, not a gate: the README says which budgets are missed and why.
     print(f"{len(missed)} budget(s) missed out of {len(result['budgets'])}.")
+
+
+def write_medians(samples: dict[tuple[str, str], list[float]], budgets: list, name: str) -> None:
+    """The medians of one interleaved run (``samples`` by request and partie), checked
+    against ``budgets`` (those whose parties were measured), printed and written to
+    bench/results/``name``: the short benches (bench/home.py, bench/page.py) share it."""
+    import statistics
+
+    rows = [
+        {"name": request, "partie": key, "server_ms": statistics.median(values), "queries": None}
+        for (request, key), values in samples.items()
+    ]
+    for row in rows:
+        print(f"  {row['name']:<34} {row['partie']:<11} {row['server_ms']:8.2f} ms")
+    result = {"machine": machine(), "requests": rows}
+    lines = [line for budget in budgets for line in budget.check(result)]
+    lines = [line for line in lines if line["value"] is not None]  # the parties measured
+    for line in lines:
+        print(f"{line['verdict']}  {line['budget']}: {line['value']} (≤ {line['limit']})")
+    result["budgets"] = lines
+    path = RESULTS.parent / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    print(f"Written to {path.relative_to(ROOT)}")
