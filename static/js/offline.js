@@ -898,10 +898,23 @@
     }
     all.filter(isLive).forEach(function (item) { counts[item.partie] = (counts[item.partie] || 0) + 1; });
     setup();
-    if (body.dataset.served !== "cache") send();
+    if (body.dataset.served !== "cache") {
+      // The page left for this one (or another tab) had the server take a donne of this
+      // partie after this page was asked for: its marque may be from before.
+      const partie = currentPartie();
+      if (partie && Q.answeredSince(partie, performance.timeOrigin)) freshMarque();
+      send();
+    }
+  });
+  // Another tab sent a donne of this partie: the marque as the server now has it.
+  window.addEventListener("storage", function (event) {
+    const partie = currentPartie();
+    if (partie && event.key === Q.ANSWERED + partie && !typing()) freshMarque();
   });
   window.RamiOffline = {
     send: send, refresh: refresh, newKey: newKey, isOffline: isOffline,
     waiting: function (partie) { return counts[partie] || 0; },
+    // Resolved once the marque asked of the server is drawn (none asked: at once).
+    drawn: function () { return fresh || Promise.resolve(); },
   };
 })();

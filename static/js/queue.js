@@ -22,6 +22,26 @@
   const HEADER = "X-Ramiscore-Queue";
   const SYNC_TAG = "ramiscore-queue";
   const TOKEN_URL = "/jeton/";
+  const ANSWERED = "ramiscore:repondue:";
+
+  // When the server last took an item of a partie, by this browser's clock: a page that
+  // asked for its marque before then (the page sending was left for it, or another tab
+  // sent) may show the marque from before, and draws it again (static/js/offline.js).
+  // Written before the item leaves the queue: a page closed in between sends it again,
+  // which the server records once. The worker has no localStorage: it tells the pages.
+  function noteAnswered(partie) {
+    try {
+      global.localStorage.setItem(ANSWERED + partie, String(Date.now()));
+    } catch (error) { /* the service worker */ }
+  }
+
+  function answeredSince(partie, time) {
+    try {
+      return Number(global.localStorage.getItem(ANSWERED + partie) || 0) >= time;
+    } catch (error) {
+      return false;
+    }
+  }
 
   function request(req) {
     return new Promise(function (resolve, reject) {
@@ -253,6 +273,7 @@
             await adopt(all, item.client, answer);
             result.created[item.client] = { partie: String(answer.partie), url: answer.url };
           }
+          noteAnswered(item.partie);
           await remove(item.cle);
           result.sent += 1;
           result.keys.push(item.cle);
@@ -282,6 +303,6 @@
 
   global.RamiQueue = {
     SYNC_TAG: SYNC_TAG, items: items, add: add, put: put, take: take, replace: replace,
-    mark: mark, flush: flush,
+    mark: mark, flush: flush, ANSWERED: ANSWERED, answeredSince: answeredSince,
   };
 })(self);

@@ -159,6 +159,7 @@ def test_the_offline_queue_in_firefox(firefox, relay, alice):
     firefox("eval", js="() => { window.dispatchEvent(new Event('online')); return true; }")
     firefox.wait(EMPTY_QUEUE, ms=15_000)
     firefox.wait(count_is("3 donnes"), ms=2000)
+    firefox.wait("() => RamiOffline.drawn().then(() => true)")
 
     # Changed and dropped offline; undo takes the last waiting one.
     relay.stop()
@@ -199,11 +200,13 @@ def test_the_offline_queue_in_firefox(firefox, relay, alice):
     firefox("eval", js="() => { document.querySelector('#annuler').open = true; return true; }")
     firefox("click", selector="#annuler button")
     firefox.wait(f"() => {QUEUED} === 1")
-    # A form posted with no network: ramiscore's offline page, never the browser's error.
+    # A form posted with no network (the note): ramiscore's offline page, never the
+    # browser's error.
     firefox(
-        "eval", js="() => { document.querySelector('#actions details').open = true; return true; }"
+        "eval", js="() => { document.querySelector('#note details').open = true; return true; }"
     )
-    firefox("click", selector="#actions form button")
+    firefox("fill", selector="#id_note", value="Chez Anne")
+    firefox("click", selector="#note form button")
     firefox.wait("() => document.querySelector('#offline-page h1')?.textContent === 'Hors ligne'")
     # It lists the partie kept on this phone for this account.
     firefox.wait(

@@ -253,3 +253,23 @@ def test_a_file_posted_online_goes_through_the_worker_untouched(phone, relay, al
     expect(phone.locator("#partie-body h1")).to_have_text("À réimporter")
     expect(count_line(phone)).to_have_text("1 donne")
     assert phone.url != f"{relay.url}/parties/{partie.pk}/"
+
+
+def test_a_second_tab_shows_the_donne_the_first_sent(phone, relay, alice):
+    """Two pages of one partie (two tabs, or the page left while it was sending and the one
+    opened after it): when one sends the queue, the other draws the server's marque too."""
+    partie = make_partie(alice, joueurs=FOUR)
+    play(partie, "Anne", "rami", Bruno=hand(points=2), Chloé=hand(points=3), David=hand(points=4))
+    open_controlled(phone, partie)
+    other = phone.context.new_page()
+    other.goto(f"/parties/{partie.pk}/")
+    expect(count_line(other)).to_have_text("1 donne")
+    relay.stop()
+    record(phone, "Bruno", Anne=5, Chloé=6, David=7)
+    expect(queued_rows(phone)).to_have_count(1)
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    expect(count_line(phone)).to_have_text("2 donnes")
+    expect(count_line(other)).to_have_text("2 donnes")
+    expect(other.locator("#marque tbody tr").nth(1)).to_contain_text("5")
+    assert stored(partie)[-1] == (2, "Bruno", {"Anne": 5, "Chloé": 6, "David": 7})
