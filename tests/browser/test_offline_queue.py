@@ -49,7 +49,9 @@ def test_a_refusal_is_shown_on_top_and_the_next_donne_is_not_held_behind_it(phon
     refusal = banner.locator(".refusal-block")
     expect(refusal).to_contain_text("Donne 1 refusée : La partie a changé ailleurs")
     expect(banner).to_have_class(re.compile(r"\balert-danger\b"))
-    # At the top of the screen, whatever the scroll: the banner is sticky.
+    # At the top of the screen, whatever the scroll: the banner is sticky (once the
+    # server's marque, asked for after the refusal, is drawn).
+    phone.evaluate("RamiOffline.drawn()")
     phone.locator("#cagnotte, #actions").first.scroll_into_view_if_needed()
     expect(refusal.locator("button", has_text="Corriger")).to_be_in_viewport()
     expect(refusal.locator("button", has_text="Supprimer")).to_be_in_viewport()
