@@ -6,7 +6,10 @@ followers polling the share link every 3 s with the ETag they hold, a big screen
 table in ten, and for one in a hundred an export and a PDF now and then.
 
 What each scorekeeper was told was recorded is written to EVENING_RECORDED at the end: the
-fault run holds it against the database."""
+fault run holds it against the database. The figures of a step are those of EVENING_MEASURED:
+every request from EVENING_WARMUP seconds after the last user started until the end, so that
+the tables' first page loads (an evening's tables do not all sit down in the same second) are
+not what the step is judged on."""
 
 from __future__ import annotations
 
@@ -14,7 +17,9 @@ import itertools
 import json
 import os
 import random
+import statistics
 import time
+from collections import Counter, defaultdict
 
 from locust import FastHttpUser, between, constant_pacing, events, task
 
@@ -25,6 +30,8 @@ with open(os.environ["EVENING_TABLES"], encoding="utf-8") as _fh:
 COUNT = int(os.environ.get("EVENING_COUNT", len(TABLES)))
 TABLES = TABLES[:COUNT]
 RECORDED_FILE = os.environ.get("EVENING_RECORDED", "")
+MEASURED_FILE = os.environ.get("EVENING_MEASURED", "")
+WARMUP = float(os.environ.get("EVENING_WARMUP", "0"))
 # The time between two donnes at a table; a run shorter than this still records about one
 # donne per table: each scorekeeper's first is drawn in the first minute.
 DONNE_EVERY = (60, 180)
@@ -195,3 +202,49 @@ def _write_recorded(environment, **_kwargs) -> None:
     if RECORDED_FILE:
         with open(RECORDED_FILE, "w", encoding="utf-8") as fh:
             json.dump({str(pk): len(keys) for pk, keys in recorded.items()}, fh)
+
+
+# The measured window: from WARMUP seconds after the last user started.
+measure_from: float | None = None
+samples: dict[str, list[float]] = defaultdict(list)
+failures: Counter[str] = Counter()
+
+
+@events.spawning_complete.add_listener
+def _start_measuring(**_kwargs) -> None:
+    global measure_from
+    measure_from = time.monotonic() + WARMUP
+
+
+@events.request.add_listener
+def _sample(name, response_time, exception, **_kwargs) -> None:
+    if measure_from is None or time.monotonic() < measure_from:
+        return
+    samples[name].append(response_time)
+    if exception:
+        failures[name] += 1
+
+
+def percentile(values: list[float], q: int) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+@events.quitting.add_listener
+def _write_measured(environment, **_kwargs) -> None:
+    if not MEASURED_FILE or measure_from is None:
+        return
+    seconds = max(1e-9, time.monotonic() - measure_from)
+    kinds = {
+        name: {
+            "requests": len(values),
+            "failures": failures[name],
+            "rps": round(len(values) / seconds, 1),
+            "p50_ms": round(percentile(values, 50), 1),
+            "p99_ms": round(percentile(values, 99), 1),
+        }
+        for name, values in samples.items()
+    }
+    with open(MEASURED_FILE, "w", encoding="utf-8") as fh:
+        json.dump({"seconds": round(seconds, 1), "kinds": kinds}, fh)
