@@ -25,6 +25,11 @@ KEPT_SECONDS = 7 * 24 * 3600
 # request or a second change meanwhile adds nothing to the queue. It lapses on its own, so a
 # worker that died with it set delays a new render by this long at most.
 PENDING_SECONDS = 90
+# A partie whose PDF someone asked for is kept rendered after each change for this long
+# since an ask found no file kept: the others are rendered when first asked
+# (docs/decisions.md "PDFs off the request path": one render a donne for every table of an
+# evening is a core's work).
+WANTED_SECONDS = 24 * 3600
 
 
 def state(partie: Partie) -> str:
@@ -43,6 +48,18 @@ def pending_key(partie_pk: int, language: str) -> str:
 def mark_pending(partie_pk: int, language: str) -> bool:
     """True when no render of this partie and language was waiting (this one is now)."""
     return cache.add(pending_key(partie_pk, language), 1, PENDING_SECONDS)
+
+
+def wanted_key(partie_pk: int, language: str) -> str:
+    return f"sheet-wanted:{partie_pk}:{language}"
+
+
+def mark_wanted(partie_pk: int, language: str) -> None:
+    cache.set(wanted_key(partie_pk, language), 1, WANTED_SECONDS)
+
+
+def is_wanted(partie_pk: int, language: str) -> bool:
+    return cache.has_key(wanted_key(partie_pk, language))
 
 
 def build(partie: Partie) -> Sheet:

@@ -1,9 +1,10 @@
 """Work done outside the requests, by the task runner (django-tasks, its database backend and
 `manage.py db_worker`; docs/decisions.md "PDFs off the request path").
 
-A partie's PDF is rendered as soon as a write to the partie is committed, so that a request
-only ever serves a finished file: a long partie's render takes seconds of CPU, which no web
-worker may spend (games/views/sheet_cache.py answers "en préparation" meanwhile)."""
+A partie's PDF is rendered when first asked for, then again as soon as each later write to
+the partie is committed, so that a request only ever serves a finished file: a long partie's
+render takes seconds of CPU, which no web worker may spend (games/views/sheet_cache.py
+answers "en préparation" meanwhile). A partie nobody asked the PDF of costs no render."""
 
 from __future__ import annotations
 
@@ -50,6 +51,11 @@ def render_sheet_pdf(partie_pk: int, language: str) -> str:
         return "rendered"
 
 
+def render_if_wanted(partie_pk: int, language: str) -> bool:
+    """After a write: a new render if someone asked this partie's PDF lately."""
+    return sheet_files.is_wanted(partie_pk, language) and ask_render(partie_pk, language)
+
+
 def ask_render(partie_pk: int, language: str) -> bool:
     """Queue a render unless one is already waiting; True when one was queued."""
     if not sheet_files.mark_pending(partie_pk, language):
@@ -65,9 +71,10 @@ def ask_render(partie_pk: int, language: str) -> bool:
 @receiver(post_save, sender=Partie, dispatch_uid="games.tasks.render_on_change")
 def render_on_change(sender, instance: Partie, created: bool, raw: bool = False, **kwargs):
     """Every service write saves the partie (its updated_at, or its revision): once that is
-    committed, its new PDF is queued in the site's language. A failure to queue is logged,
-    never turned into an error for a write that is already stored (robust=True)."""
+    committed, its new PDF is queued in the site's language if it is wanted. A failure to
+    queue is logged, never turned into an error for a write that is already stored
+    (robust=True)."""
     if raw or not settings.PDF_RENDER_ON_CHANGE:
         return
     pk = instance.pk
-    transaction.on_commit(lambda: ask_render(pk, settings.LANGUAGE_CODE), robust=True)
+    transaction.on_commit(lambda: render_if_wanted(pk, settings.LANGUAGE_CODE), robust=True)

@@ -14,3 +14,6 @@ urlpatterns = [
     # The language switch of the ⚙ menu (set_language, a POST with the CSRF token).
     path("i18n/", include("django.conf.urls.i18n")),
 ]
+
+# The database lost outside a view (a middleware reading the session): 503, not 500.
+handler500 = "ramiscore.unavailable.server_error"

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
+from games import sheet_files
 from tests.factories import hand, partie_p1, play
 
 pytestmark = pytest.mark.django_db
@@ -114,8 +115,6 @@ def test_asking_again_while_it_waits_queues_nothing_more(owner, partie, alice, n
 
 
 def test_the_pdf_is_kept_under_the_revision_and_the_language(owner, partie) -> None:
-    from games import sheet_files
-
     partie.refresh_from_db()
     key = sheet_files.key("pdf", partie, "fr")
     assert key.startswith(f"sheet:pdf:{partie.pk}:{partie.revision}:")
@@ -131,14 +130,25 @@ def test_the_pdf_is_kept_under_the_revision_and_the_language(owner, partie) -> N
     assert owner.get(pdf_url(partie)).content.startswith(b"%PDF-1.")
 
 
-def test_a_committed_write_queues_the_render(
-    partie, no_runner, settings, django_capture_on_commit_callbacks
+def test_a_committed_write_queues_the_render_once_the_pdf_was_asked_for(
+    owner, partie, no_runner, settings, django_capture_on_commit_callbacks
 ) -> None:
     settings.PDF_RENDER_ON_CHANGE = True
+    # Nobody asked this partie's PDF: a write renders nothing.
     with django_capture_on_commit_callbacks(execute=True):
         play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+    assert queued() == []
+    # Asked once (the render it queues runs, here never): every later write queues one.
+    assert owner.get(pdf_url(partie)).status_code == 503
+    [asked] = queued()
+    queued().clear()
+    cache.delete(sheet_files.pending_key(partie.pk, "fr"))
+    with django_capture_on_commit_callbacks(execute=True):
+        play(partie, "Bruno", "rami", Alice=hand("K"), Chloé=hand("2"))
     [task] = queued()
-    assert task.args == [partie.pk, "fr"]
+    assert asked.args == task.args == [partie.pk, "fr"]
+    # In English too, once asked in English.
+    assert not sheet_files.is_wanted(partie.pk, "en")
 
 
 def test_another_account_never_sees_a_cached_pdf(owner, partie, bob) -> None:

@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 
 from games import render_slots, sheet_files
-from tests.factories import partie_p1
+from tests.factories import hand, partie_p1, play
 
 ROOT = Path(__file__).resolve().parent.parent
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -105,12 +105,16 @@ def test_a_write_queues_the_pdf_and_the_worker_renders_it(alice, settings) -> No
     settings.PDF_RENDER_ON_CHANGE = True
     from django_tasks_db.models import DBTaskResult
 
-    partie = partie_p1(alice)  # each write commits: the renders are queued in the database
-    assert DBTaskResult.objects.filter(task_path="games.tasks.render_sheet_pdf").exists()
+    partie = partie_p1(alice)  # each write commits; nobody asked the PDF: none is queued
+    renders = DBTaskResult.objects.filter(task_path="games.tasks.render_sheet_pdf")
+    assert not renders.exists()
     owner = Client()
     owner.force_login(alice)
     url = f"/parties/{partie.pk}/marque.pdf"
     assert owner.get(url).status_code == 503  # queued, nobody has rendered it yet
+    assert renders.count() == 1
+    # A write now (the PDF is wanted): the render waiting will render the latest state.
+    play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
 
     worker = subprocess.run(
         [sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay", "--no-reload"],

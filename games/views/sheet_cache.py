@@ -79,6 +79,10 @@ def kept_pdf(request: HttpRequest, partie: Partie) -> HttpResponse:
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         return _private(HttpResponseNotModified(), etag)
     body = cache.get(key)
+    if body is None:
+        # Asked for and not kept: rendered after each change from now on, for a day since
+        # this ask (games/tasks.py); a kept file costs no mark.
+        sheet_files.mark_wanted(partie.pk, language)
     if body is None and not cache.has_key(sheet_files.pending_key(partie.pk, language)):
         # A render the request asks for counts in the account's expensive answers; one queued
         # by a write, or kept, does not (games/views/costly.py).
