@@ -116,8 +116,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # in all of them. The database by default (`manage.py createcachetable`, run by `make run`
 # and the deploy steps of the README); Redis when REDIS_URL is set.
 REDIS_URL = envstr("REDIS_URL", "")
+# A Redis that stops answering (a host gone, a partition) is away after a second, never a
+# worker held until gunicorn's timeout: the cache then fails safe (ramiscore/cache.py).
+REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "ramiscore.cache.FailSafeRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "ramiscore.cache.FailSafeRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_OPTIONS,
+        }
+    }
 else:
     CACHES = {
         "default": {

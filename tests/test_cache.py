@@ -8,6 +8,7 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 
@@ -90,3 +91,22 @@ def test_once_redis_is_back_the_cache_works_again(cache, redis) -> None:
     redis.start()
     cache.set("marque", "again", 60)
     assert cache.get("marque") == "again"
+
+
+def test_a_redis_that_never_answers_is_away_within_the_socket_timeout() -> None:
+    """A listener that takes the connection and says nothing (a host gone mid-way): with the
+    settings' socket timeouts the read is a miss, and the worker is free again."""
+    from django.conf import settings
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        cache = FailSafeRedisCache(f"redis://127.0.0.1:{port}/0", settings.REDIS_OPTIONS)
+        answers = []
+        reader = threading.Thread(
+            target=lambda: answers.append(cache.get("marque", "absent")), daemon=True
+        )
+        reader.start()
+        reader.join(timeout=60)  # far beyond the 1 s timeout; without one, it never returns
+        assert answers == ["absent"]
