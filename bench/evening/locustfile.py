@@ -206,14 +206,16 @@ def _write_recorded(environment, **_kwargs) -> None:
 
 # The measured window: from WARMUP seconds after the last user started.
 measure_from: float | None = None
+measure_from_epoch = 0.0  # the same instant on the clock of the proxy's log
 samples: dict[str, list[float]] = defaultdict(list)
 failures: Counter[str] = Counter()
 
 
 @events.spawning_complete.add_listener
 def _start_measuring(**_kwargs) -> None:
-    global measure_from
+    global measure_from, measure_from_epoch
     measure_from = time.monotonic() + WARMUP
+    measure_from_epoch = time.time() + WARMUP
 
 
 @events.request.add_listener
@@ -247,4 +249,5 @@ def _write_measured(environment, **_kwargs) -> None:
         for name, values in samples.items()
     }
     with open(MEASURED_FILE, "w", encoding="utf-8") as fh:
-        json.dump({"seconds": round(seconds, 1), "kinds": kinds}, fh)
+        window = {"from_epoch": measure_from_epoch, "to_epoch": time.time()}
+        json.dump({"seconds": round(seconds, 1), "kinds": kinds, **window}, fh)

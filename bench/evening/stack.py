@@ -187,12 +187,16 @@ class Stack:
         caddyfile.write_text(
             "{\n\tadmin off\n\tauto_https off\n}\n"
             f"http://{HOST}:{self.ports['proxy']} {{\n"
+            # Each request's time as the proxy saw it (bench/evening/run.py reads it).
+            f"\tlog {{\n\t\toutput file {self.access_log}\n\t\tformat json\n\t}}\n"
             f"\treverse_proxy {upstreams} {{\n"
             "\t\tlb_policy round_robin\n"
             "\t\tlb_try_duration 5s\n"
             "\t\tfail_duration 10s\n"
             "\t\thealth_uri /sante/\n"
             "\t\thealth_interval 1s\n"
+            # As deploy/Caddyfile: a slow client holds Caddy, never a gunicorn worker.
+            "\t\tbuffer_requests\n\t\tbuffer_responses\n"
             "\t}\n}\n"
         )
         self.procs["proxy"] = subprocess.Popen(
@@ -201,6 +205,10 @@ class Stack:
             env={**os.environ, "HOME": str(self.tmp), "XDG_DATA_HOME": str(self.tmp)},
         )  # fmt: skip
         wait_for(lambda: answers(self.ports["proxy"]), "Caddy")
+
+    @property
+    def access_log(self) -> Path:
+        return self.tmp / "access.log"
 
     @property
     def url(self) -> str:
