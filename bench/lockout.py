@@ -1,4 +1,4 @@
-"""The figures of the login locks (games/login.py, games/lockout.py), measured on the real
+"""The figures of the login locks (games/login_limits.py, games/lockout.py), measured on the real
 counters with an injected clock: how many guesses an attacker gets in an hour, and how long
 the owner, or everyone behind a club's address, waits after N failures.
 
@@ -38,7 +38,7 @@ class World:
 
         request = RequestFactory().post("/comptes/connexion/", REMOTE_ADDR=address)
         if cookie is not None:
-            from games.login import DEVICE_COOKIE
+            from games.login_limits import DEVICE_COOKIE
 
             request.COOKIES[DEVICE_COOKIE] = cookie
         return request
@@ -47,7 +47,7 @@ class World:
         """How long a login of ``username`` from ``address`` is refused now (0: checked),
         without counting anything."""
         from games.lockout import LoginLock
-        from games.login import login_checks
+        from games.login_limits import login_checks
 
         checks = login_checks(self.request(address, cookie), username)
         rows = LoginLock.objects.filter(key__in=[c.key for c in checks.counted])
@@ -56,7 +56,7 @@ class World:
     def guess(self, username: str, address: str, cookie: str | None = None) -> float:
         """One wrong password: 0 when it was checked, else the wait announced."""
         from games import lockout
-        from games.login import login_checks
+        from games.login_limits import login_checks
 
         checks = login_checks(self.request(address, cookie), username)
         wait, counted = lockout.attempt(*checks.counted)
@@ -65,7 +65,7 @@ class World:
     def right(self, username: str, address: str, cookie: str | None = None) -> float:
         """The right password: 0 when it logged in, else the wait announced."""
         from games import lockout
-        from games.login import login_checks
+        from games.login_limits import login_checks
 
         checks = login_checks(self.request(address, cookie), username)
         wait, counted = lockout.attempt(*checks.counted)
@@ -199,7 +199,7 @@ def device_owner_during_attack() -> float:
     that has gone on for an hour."""
     from django.core import signing
 
-    from games.login import DEVICE_COOKIE, DEVICE_SALT
+    from games.login_limits import DEVICE_COOKIE, DEVICE_SALT
 
     w = world()
     cookie = signing.get_cookie_signer(salt=DEVICE_COOKIE + DEVICE_SALT).sign(
@@ -213,7 +213,7 @@ def owner_at_home_during_attack() -> float:
     """The owner in a browser the site has never seen, at an address she logged in from
     before (her home, her club), during an attack from rotating addresses that has gone on
     for an hour."""
-    from games.login import remember_address
+    from games.login_limits import remember_address
 
     w = world()
     remember_address(w.owner, "198.51.100.9")

@@ -325,10 +325,10 @@ class LoginLock(models.Model):
 
 
 class KnownAddress(models.Model):
-    """An address an account logged in from (games/login.py): a browser there that the site
+    """An address an account logged in from (games/login_limits.py): a browser there that the site
     does not know yet is not counted by the account's lock of every address."""
 
-    # An HMAC of the account's id and the address (games.login.address_key): says neither.
+    # An HMAC of the account's id and the address (games.login_limits.address_key): says neither.
     key = models.CharField(max_length=64, unique=True)
     seen = models.FloatField(db_index=True)  # seconds since the epoch (games.lockout.clock)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.login import GuardedPasswordChangeForm
+from games.forms.accounts import GuardedPasswordChangeForm
 from games.views import (
     accounts,
     donnes,

@@ -195,7 +195,7 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # How many reverse proxies (nginx, Caddy) stand in front and append to X-Forwarded-For; the
-# login limits count per visitor address (games/login.py).
+# login limits count per visitor address (games/login_limits.py).
 TRUSTED_PROXIES = envint("DJANGO_TRUSTED_PROXIES", 0)
 # Production hardening: on unless DEBUG; a TLS terminator in front is assumed. X-Forwarded-Proto
 # is believed only from a proxy we were told about: without one, any client could write it.

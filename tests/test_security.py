@@ -62,7 +62,7 @@ def test_the_policy_is_set_in_settings() -> None:
 def test_the_login_limit_counts_the_visitor_behind_trusted_proxies(
     rf, settings, proxies, forwarded, remote, expected
 ) -> None:
-    from games.login import client_ip
+    from games.login_limits import client_ip
 
     settings.TRUSTED_PROXIES = proxies
     request = rf.get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR=remote)

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
-from games.login import DEVICE_COOKIE, DEVICE_SALT
+from games.login_limits import DEVICE_COOKIE, DEVICE_SALT
 from games.models import UsernameKey
 from games.usernames import flagged_key, username_key, username_problem, username_taken
 from tests.factories import make_user
@@ -218,7 +218,8 @@ def test_a_cookie_speaks_only_for_the_account_it_was_issued_to(db) -> None:
 def test_a_key_taken_between_the_check_and_the_save_is_refused_by_the_column(db) -> None:
     """Two sign-ups at the same instant both pass the form's check; the unique column refuses
     the second inside the service's transaction, with the same message, nothing saved."""
-    from games.services.accounts import SignupForm, create_account
+    from games.forms.accounts import SignupForm
+    from games.services.accounts import create_account
 
     form = SignupForm({"username": "vaneßa", "password1": PASSWORD, "password2": PASSWORD})
     assert form.is_valid()

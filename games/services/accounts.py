@@ -3,24 +3,10 @@
 from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
 
+from games.forms.accounts import SignupForm
 from games.usernames import username_problem
-
-
-class SignupForm(UserCreationForm):
-    """Django's sign-up form, its username refused when its key is another account's: Django
-    compares ``username__iexact``, which tells ``vaneßa`` from ``vanessa``."""
-
-    def clean_username(self) -> str | None:
-        username = self.cleaned_data.get("username")
-        # A guest keeping its parties (games/views/guests.py) is this form bound to its row.
-        owner = self.instance if self.instance.pk else None
-        problem = username_problem(username, owner) if username else None
-        if problem is not None:
-            raise problem
-        return super().clean_username()
 
 
 def create_account(form: SignupForm) -> AbstractBaseUser | None:

@@ -10,6 +10,7 @@ from games.display.chart import score_chart as draw_chart
 from games.display.colours import glyph
 from games.display.marque import Marque
 from games.display.numbers import format_money
+from games.display.outcome import end_sentence
 
 register = template.Library()
 
@@ -23,6 +24,8 @@ def money(amount: Decimal, currency: str = "EUR") -> str:
 register.filter("signed", numbers.signed)
 register.filter("number", numbers.number)
 register.filter("ordinal", numbers.ordinal)
+# ``{% partie_end marque %}``: the end of a partie in one sentence, for the scoreboard.
+register.simple_tag(end_sentence, name="partie_end")
 
 
 @register.simple_tag

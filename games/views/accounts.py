@@ -1,4 +1,4 @@
-"""Sign-up and login, each with its limits (games/login.py)."""
+"""Sign-up and login, each with its limits (games/login_limits.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from games.login import SIGNUP, LoginForm, client_ip, remember_device
-from games.services.accounts import SignupForm, create_account
+from games.forms.accounts import LoginForm, SignupForm
+from games.login_limits import SIGNUP, client_ip, remember_device
+from games.services.accounts import create_account
 from games.services.guests import is_guest
 from games.throttle import minutes, take
 

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from games import services
-from games.login import SIGNUP, client_ip, remember_device
+from games.login_limits import SIGNUP, client_ip, remember_device
 from games.models import Partie
 from games.services.guests import guest_expires, is_guest
 from games.throttle import Limit, minutes, take

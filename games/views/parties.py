@@ -19,7 +19,7 @@ from games.display.marque import Marque, build_marque
 from games.errors import translated
 from games.forms import NoteForm, PartieForm
 from games.forms.partie import MONEY_FIELDS
-from games.login import client_ip
+from games.login_limits import client_ip
 from games.models import Partie
 from games.scoring import MAX_SEATS, RamiError
 from games.scoring.config import RULE_OPTIONS

@@ -432,5 +432,7 @@ def test_the_big_screen_reads_on_a_phone(phone, sunday, screen) -> None:
     latest = page.locator("#marque tbody tr").last.bounding_box()
     assert latest["y"] + latest["height"] <= screen["height"]
     assert page.get_by_role("link", name="Vue normale").bounding_box()["height"] >= 44
+    # The browser can fill the screen: static/js/fullscreen.js shows its button.
+    expect(page.get_by_role("button", name="Plein écran")).to_be_visible()
     rank = page.locator("#resultat li").first
     assert rank.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 15

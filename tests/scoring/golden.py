@@ -1,7 +1,7 @@
 """The golden outputs of ``rami score`` (tests/data/score_golden.jsonl.gz): reading them,
 running the command on one record, and saying where two outputs part. Shared by the test
 (tests/scoring/test_score_golden.py) and the script that writes the file
-(bench/score_records.py). Needs Django set up, as the command does."""
+(tools/score_records.py). Needs Django set up, as the command does."""
 
 from __future__ import annotations
 

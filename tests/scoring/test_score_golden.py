@@ -2,7 +2,7 @@
 
 tests/data/score_golden.jsonl.gz holds a few hundred partie records (valid and refused, every
 preset, JSON, text and CSV output) with the exit code and the exact stdout the command gave
-when the file was written by ``python bench/score_records.py --write``. A refactor of the
+when the file was written by ``python tools/score_records.py --write``. A refactor of the
 engine or of the command must leave every one of them unchanged; do not rewrite the file to
 make this test pass unless the change of output is intended. No database is involved.
 """

@@ -1,4 +1,4 @@
-"""Login and sign-up limits (games/login.py, games/lockout.py), through Django's test
+"""Login and sign-up limits (games/login_limits.py, games/lockout.py), through Django's test
 client, the login locks' clock stopped. The same limits across two real gunicorn servers are in
 test_two_servers.py; the figures of the locks (guesses an hour, waits) in test_lockout.py.
 
@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from bench.lockout import Clock
 from games import lockout
-from games.login import DEVICE_COOKIE, DEVICE_SALT, username_key
+from games.login_limits import DEVICE_COOKIE, DEVICE_SALT, username_key
 from games.throttle import TokenBucket
 
 pytestmark = pytest.mark.django_db

@@ -178,7 +178,7 @@ def test_five_failures_from_one_address_hold_across_both_servers(servers) -> Non
 
 
 def test_a_username_gets_thirty_failures_at_once_across_both_servers(servers) -> None:
-    # Then a lock of 3 s, growing by 3 s with each failure (games/login.py USER): the next
+    # Then a lock of 3 s, growing by 3 s with each failure (games/login_limits.py USER): the next
     # request, a few milliseconds later, is refused.
     for n in range(30):
         guesser = Browser(f"10.2.0.{n}")

@@ -2,7 +2,7 @@
 use, for the page-weight budget (bench/budgets.py, docs/decisions.md "Bootstrap, only what we
 use"). Re-run after adding a Bootstrap class to a template, a script or a form::
 
-    python bench/bootstrap_subset.py
+    python tools/bootstrap_subset.py
 
 It reads the untouched upstream file ``bootstrap.full.min.css`` (kept beside it, never edited)
 and keeps every byte of it except:

@@ -3,8 +3,8 @@ WebAssembly), so that the scoring engine ``games/scoring`` runs unchanged in the
 Worker (static/js/engine-worker.js) and in Node for the same-answers test
 (tests/scoring/test_pyodide.py). docs/decisions.md "One engine, two runtimes" says why.
 
-    python bench/vendor_pyodide.py           # fetch, check, copy
-    python bench/vendor_pyodide.py --check   # only check the vendored files against the pins
+    python tools/vendor_pyodide.py           # fetch, check, copy
+    python tools/vendor_pyodide.py --check   # only check the vendored files against the pins
 
 It runs ``npm pack pyodide@VERSION`` in a temporary directory (npm checks the registry's
 integrity hash of the tarball), then checks every file it keeps against the sha256 pinned

@@ -1,6 +1,6 @@
 """Golden outputs of ``manage.py rami score``: proof that a refactor changes no byte of them.
 
-``python bench/score_records.py --write`` generates a few hundred partie records (seeded
+``python tools/score_records.py --write`` generates a few hundred partie records (seeded
 ``random.Random``: the same records on every run), runs ``rami score - --format F`` on each
 in-process and writes ``tests/data/score_golden.jsonl.gz``, one JSON object a line::
 
@@ -10,7 +10,7 @@ in-process and writes ``tests/data/score_golden.jsonl.gz``, one JSON object a li
 or, for input that is not JSON at all, the raw text given as is. The worked cases of
 ``tests/data/examples.json`` are added as records too.
 
-``python bench/score_records.py`` (the comparison) reads the records back from that file, runs
+``python tools/score_records.py`` (the comparison) reads the records back from that file, runs
 today's code on them and prints every mismatch (name and first differing line); it exits 1 on
 any. It only needs the management command, never the engine's internals: the generator below
 uses ``games.scoring`` (a lenient replay, donne by donne, to know who crossed the seuil), the

@@ -39,8 +39,6 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
@@ -49,7 +47,7 @@ from django.utils.translation import ngettext
 from games import lockout
 from games.lockout import Counter, Lock
 from games.models import KnownAddress
-from games.throttle import Limit, minutes, refill, take
+from games.throttle import Limit, minutes
 from games.usernames import account_named, counter_key, username_key
 
 __all__ = ["username_key"]  # the counters' key, also games.usernames'
@@ -178,35 +176,3 @@ def too_many_message(wait: float) -> str:
         "Trop d'essais : réessayez dans %(n)s minutes.",
         n,
     ) % {"n": n}
-
-
-class LoginForm(AuthenticationForm):
-    def clean(self):
-        username = self.cleaned_data.get("username")
-        password = self.cleaned_data.get("password")
-        if not username or not password or self.request is None:
-            return super().clean()  # a field is missing: nothing is checked
-        checks = login_checks(self.request, username)
-        wait, counted = lockout.attempt(*checks.counted)
-        if counted is None:
-            # Not even checked: a refused guess tells nothing, right or wrong.
-            raise ValidationError(too_many_message(wait), code="too_many")
-        cleaned = super().clean()  # a wrong password raises: the failure stays counted
-        lockout.release(counted, forget=checks.forgiven)
-        if checks.address:
-            remember_address(self.get_user(), checks.address)
-        return cleaned
-
-
-class GuardedPasswordChangeForm(PasswordChangeForm):
-    """Django's form, its old password checked at most 5 times wrong per account, then once
-    every 3 minutes; a right one refills the account's bucket."""
-
-    def clean_old_password(self):
-        bucket = OLD_PASSWORD.bucket(str(self.user.pk))
-        wait = take(bucket)
-        if wait:
-            raise ValidationError(too_many_message(wait), code="too_many")
-        old = super().clean_old_password()  # a wrong one raises: the token stays taken
-        refill(bucket)
-        return old
