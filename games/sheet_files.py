@@ -13,12 +13,12 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import replays
 from games.dealing import dealer_names
 from games.display.sheet import Sheet, build_sheet
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import ENGINE_VERSION
+from games.selectors import partie_state
 
 KEPT_SECONDS = 7 * 24 * 3600
 # A render asked and not started yet: the one queued will render the latest state, so a second
@@ -46,7 +46,7 @@ def mark_pending(partie_pk: int, language: str) -> bool:
 
 
 def build(partie: Partie) -> Sheet:
-    stored = replays.load(partie)
+    stored = partie_state(partie)
     dealers = dealer_names(partie, stored.joueurs)
     return build_sheet(stored, dealers)
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import replays, services
+from games import selectors, services
 from games.centimes import from_centimes
 from games.display.cagnotte import build_cagnotte
 from games.display.comptes import build_accounts
@@ -35,7 +35,7 @@ def p1(alice) -> Partie:
 
 
 def cagnotte(partie: Partie):
-    return build_cagnotte(replays.load(Partie.objects.get(pk=partie.pk)))
+    return build_cagnotte(selectors.partie_state(Partie.objects.get(pk=partie.pk)))
 
 
 def owed(partie: Partie) -> dict[str, Decimal]:
@@ -339,7 +339,7 @@ def test_comptes_take_a_fixed_number_of_queries(alice, django_assert_num_queries
 
 
 def test_the_partie_page_money_takes_one_query(alice, p1, django_assert_num_queries) -> None:
-    stored = replays.load(Partie.objects.get(pk=p1.pk))
+    stored = selectors.partie_state(Partie.objects.get(pk=p1.pk))
     # The rachats bought back (their payment ticks), whatever the number of donnes.
     with django_assert_num_queries(1):
         build_cagnotte(stored)

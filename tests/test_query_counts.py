@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import replays, services
+from games import replays, selectors, services
 from games.models import Hand, Partie, Rachat
 from tests.factories import decide, hand, make_partie, make_user, play
 
@@ -162,7 +162,7 @@ def crossed(donnes: int) -> tuple[Partie, int]:
         settlement=partie.settlement,
     )
     chloe = partie.joueurs.get(name="Chloé")
-    total = replays.states_of(partie, last=1)[0].totals["Chloé"]
+    total = selectors.states_of(partie, last=1)[0].totals["Chloé"]
     play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand(points=max(100 - total, 1) + 50))
     return partie, chloe.pk
 

@@ -14,9 +14,8 @@ from django.utils.translation import gettext as _
 from games.centimes import from_centimes, to_centimes
 from games.display.numbers import ordinal
 from games.models import Joueur, Partie, Rachat
-from games.replays import Stored
 from games.scoring import POT, Final
-from games.selectors import accepted_rachats
+from games.selectors import PartieState, accepted_rachats
 
 ZERO = Decimal("0.00")
 
@@ -102,12 +101,12 @@ def elided_de(name: str) -> str:
     return f"d’{name}" if name[:1].lower() in "aeiouyàâéèêëîïôœùûüh" else f"de {name}"
 
 
-def _rachats(stored: Stored) -> list[Rachat]:
+def _rachats(stored: PartieState) -> list[Rachat]:
     # Read by the selector, once per state (games/selectors.py).
     return stored.accepted if stored.accepted is not None else accepted_rachats(stored.partie)
 
 
-def _dues(stored: Stored, rachats: list[Rachat]) -> list[Due]:
+def _dues(stored: PartieState, rachats: list[Rachat]) -> list[Due]:
     partie = stored.partie
     dues = []
     if partie.stake:
@@ -142,7 +141,7 @@ def _donne_of(due: Due) -> int:
     return due.rachat.donne.number if due.rachat else 0
 
 
-def _players(stored: Stored, dues: list[Due]) -> list[PlayerMoney]:
+def _players(stored: PartieState, dues: list[Due]) -> list[PlayerMoney]:
     players = []
     for joueur in stored.joueurs:
         mine = [due for due in dues if due.joueur.pk == joueur.pk]
@@ -152,7 +151,7 @@ def _players(stored: Stored, dues: list[Due]) -> list[PlayerMoney]:
     return players
 
 
-def transfers(stored: Stored, rachats: list[Rachat] | None = None) -> list[Transfer]:
+def transfers(stored: PartieState, rachats: list[Rachat] | None = None) -> list[Transfer]:
     """Who pays whom, counting the money already ticked as on the table (the pot pays out
     what it holds): the printed sheet and the panel give the same list (docs/rules.md §2)."""
     rachats = _rachats(stored) if rachats is None else rachats
@@ -167,7 +166,7 @@ def _transfers(final: Final, in_pot: dict[str, int]) -> list[Transfer]:
     ]
 
 
-def build_cagnotte(stored: Stored, rachats: list[Rachat] | None = None) -> Cagnotte:
+def build_cagnotte(stored: PartieState, rachats: list[Rachat] | None = None) -> Cagnotte:
     rachats = _rachats(stored) if rachats is None else rachats
     dues = _dues(stored, rachats)
     players = _players(stored, dues)

@@ -12,12 +12,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from games import replays
 from games.centimes import from_centimes
 from games.display.cagnotte import ZERO, Due, Transfer, build_cagnotte
 from games.models import Partie, Rachat
 from games.scoring import POT, positions_with_pot, settle
 from games.scoring.players import person_key
+from games.selectors import partie_listed
 
 
 @dataclass
@@ -109,7 +109,7 @@ def build_accounts(parties: Iterable[Partie]) -> Accounts:
     by_day: dict[tuple[date, str], _Day] = {}
     spelled: dict[str, str] = {}  # name_key: the first spelling met
     for partie in sorted(parties, key=lambda p: p.created_at):
-        cagnotte = build_cagnotte(replays.listed(partie), rachats.get(partie.pk, []))
+        cagnotte = build_cagnotte(partie_listed(partie), rachats.get(partie.pk, []))
         for due in cagnotte.dues:
             spelled.setdefault(person_key(due.joueur.name), due.joueur.name)
         day = timezone.localdate(partie.created_at)

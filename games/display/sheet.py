@@ -17,8 +17,8 @@ from games.display.chart import score_chart
 from games.display.marque import Cell, cells_of
 from games.display.numbers import format_money, number, signed
 from games.display.observations import observations
-from games.replays import Stored
 from games.scoring import Config, Preset, gave_up, get_preset, is_out
+from games.selectors import PartieState
 
 BLANK_ROWS = 25
 # The printed pages, counted here so that each can say "page 2 / 5" in its own content: every
@@ -267,8 +267,8 @@ def money_options(config: Config, currency: str) -> str:
     return " · ".join(parts) or gettext("sans argent")
 
 
-def build_sheet(stored: Stored, dealers: dict[int, str] | None = None) -> Sheet:
-    """The whole marque: ``stored`` holds every state (replays.load(partie)); ``dealers``
+def build_sheet(stored: PartieState, dealers: dict[int, str] | None = None) -> Sheet:
+    """The whole marque: ``stored`` holds every state (partie_state(partie)); ``dealers``
     who dealt each donne, by number."""
     dealers = dealers or {}
     partie = stored.partie

@@ -16,12 +16,11 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
-from games import replays
 from games.centimes import from_centimes
 from games.display.money_chart import money_chart, money_series
 from games.models import Habitue, Partie
-from games.replays import Stored
 from games.scoring import DEFINITIVE_EXCLUSION, PRESETS, gave_up, get_preset
+from games.selectors import PartieState, parties_states, summary_of
 
 PERIODS = {
     "tout": gettext_lazy("Depuis toujours"),
@@ -184,11 +183,11 @@ class Statistics:
         return not self.finished
 
 
-def _player_of(stored: Stored) -> dict[str, Habitue]:
+def _player_of(stored: PartieState) -> dict[str, Habitue]:
     return {j.name: j.habitue for j in stored.joueurs if j.habitue is not None}
 
 
-def _win_labels(parties: Iterable[Stored], preset: str) -> list[str]:
+def _win_labels(parties: Iterable[PartieState], preset: str) -> list[str]:
     keys = (
         [preset] if preset else sorted({s.partie.preset for s in parties}, key=list(PRESETS).index)
     )
@@ -206,9 +205,9 @@ def build_statistics(owner, filters: Filters) -> Statistics:
     and their players (two queries), every stored state of the finished ones (one more),
     and the habitués (one more)."""
     parties = list(filters.parties(owner))
-    summaries = {p.pk: replays.summary_of(p) for p in parties}
+    summaries = {p.pk: summary_of(p) for p in parties}
     finished = [p for p in parties if summaries[p.pk].over]
-    everything = replays.loaded_all(finished)
+    everything = parties_states(finished)
     habitues = list(Habitue.objects.filter(owner=owner).order_by("key"))
     by_id = {h.pk: h for h in habitues}
     for p in parties:
@@ -248,7 +247,7 @@ def build_statistics(owner, filters: Filters) -> Statistics:
 
 
 def _count(
-    stored: Stored, stats: dict[int, PlayerStats], pairs: dict[tuple[int, int], HeadToHead]
+    stored: PartieState, stats: dict[int, PlayerStats], pairs: dict[tuple[int, int], HeadToHead]
 ) -> None:
     """One finished partie added to its habitués' statistics."""
     partie = stored.partie

@@ -18,11 +18,11 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import replays, services
+from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
 from games.follow import follow_state
-from games.selectors import partie_shared
+from games.selectors import partie_shared, partie_state
 from games.views import fragments
 from games.views.partie_page import (
     get_partie_for_user,
@@ -123,8 +123,8 @@ def partie_follow_chart(request: HttpRequest, token: str) -> HttpResponse:
     partie = partie_shared(token)
     if partie is None:
         raise Http404
-    players = build_marque(replays.load(partie, last=0))  # the key needs no state
-    html = fragments.chart(request, lambda: build_marque(replays.load(partie)), players)
+    players = build_marque(partie_state(partie, last=0))  # the key needs no state
+    html = fragments.chart(request, lambda: build_marque(partie_state(partie)), players)
     response = HttpResponse(html)
     response["X-Robots-Tag"] = "noindex"
     return response
