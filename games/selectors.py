@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
-from games.dealing import dealer_after, dealer_of_next
+from games.dealing import dealer_after
 from games.models import (
     DeletedDonneKey,
     Donne,
     DonneResult,
+    Habitue,
     Hand,
     Joueur,
     Partie,
@@ -143,8 +145,10 @@ class PartieState:
     def next_dealer(self, in_race: list[str], number: int) -> Joueur | None:
         """The dealer of donne ``number`` about to be recorded (games/dealing.py)."""
         if self.last_dealer_id is UNKNOWN or number != self.summary.recorded + 1:
-            return dealer_of_next(self.partie, self.joueurs, in_race, number)
-        return dealer_after(self.partie, self.joueurs, in_race, self.last_dealer_id)
+            previous = dealer_id_of(self.partie, number - 1)
+        else:
+            previous = self.last_dealer_id
+        return dealer_after(self.partie, self.joueurs, in_race, previous)
 
     # -- the donnes loaded, for a replay ------------------------------------------------------
 
@@ -409,6 +413,35 @@ def partie_state(partie: Partie, *, last: int | None = None) -> PartieState:
     return _state_of(partie, joueurs, last)
 
 
+def dealer_id_of(partie: Partie, number: int) -> int | None:
+    """Who dealt donne ``number`` (None: none yet, or recorded before the app asked): one
+    query."""
+    if number < 1:
+        return None
+    row = Donne.objects.filter(partie=partie, number=number).values("dealer_id").first()
+    return row["dealer_id"] if row else None
+
+
+def dealer_names(partie: Partie, joueurs: list[Joueur]) -> dict[int, str]:
+    """Who dealt each recorded donne, by number and name, for the sheet and the CSV (those
+    recorded before the app asked are left out): one query."""
+    by_id = {j.pk: j for j in joueurs}
+    rows = Donne.objects.filter(partie=partie, dealer__isnull=False).values_list(
+        "number", "dealer_id"
+    )
+    return {number: by_id[dealer_id].name for number, dealer_id in rows if dealer_id in by_id}
+
+
+def donne_hands(donne: Donne) -> list[Hand]:
+    """The hands of one stored donne (its edit form shows them): one query."""
+    return list(donne.hands.all())
+
+
+def decisions_of(donne: Donne | None) -> QuerySet[Rachat]:
+    """The rachat decisions of one stored donne with their players (its edit page)."""
+    return Rachat.objects.filter(donne=donne).select_related("joueur")
+
+
 def partie_listed(partie: Partie) -> PartieState:
     """A partie for a list (the home page, the Comptes page): its summary and players, no
     state. ``partie`` comes with ``result`` and ``joueurs`` loaded (``parties_of``)."""
@@ -419,6 +452,24 @@ def partie_listed(partie: Partie) -> PartieState:
         summary=summary_of(partie),
         states=[],
     )
+
+
+def parties_money(parties: Iterable[Partie]) -> list[PartieState]:
+    """The parties of the Comptes page, oldest first: each listed (``partie_listed``) with
+    its rachats bought back (``accepted``), those of every partie in one query. The parties
+    come with ``result`` and ``joueurs`` loaded (``parties_of``)."""
+    parties = list(parties)
+    rachats: dict[int, list[Rachat]] = {}
+    owners = {p.owner_id for p in parties}
+    accepted = Rachat.objects.filter(donne__partie__owner__in=owners, accepted=True)
+    for rachat in accepted.select_related("donne"):
+        rachats.setdefault(rachat.donne.partie_id, []).append(rachat)
+    states = []
+    for partie in sorted(parties, key=lambda p: p.created_at):
+        state = partie_listed(partie)
+        state.accepted = rachats.get(partie.pk, [])
+        states.append(state)
+    return states
 
 
 def parties_states(parties: list[Partie]) -> list[PartieState]:
@@ -444,6 +495,32 @@ def parties_states(parties: list[Partie]) -> list[PartieState]:
             )
         )
     return loaded
+
+
+def statistics_parties(owner, *, preset: str, since) -> tuple[list[PartieState], int]:
+    """The account's parties for the Statistiques page (``preset``: "" for every preset;
+    created from ``since`` on, None: all), oldest first: the finished ones with every state
+    and their players with their habitué, and how many are not over yet. The parties with
+    their results and players (two queries), the states of the finished ones (one more),
+    the habitués (one more)."""
+    rows = Partie.objects.filter(owner=owner)
+    if preset:
+        rows = rows.filter(preset=preset)
+    if since is not None:
+        rows = rows.filter(created_at__gte=since)
+    parties = list(
+        rows.select_related("result").prefetch_related("joueurs").order_by("created_at", "pk")
+    )
+    summaries = {p.pk: summary_of(p) for p in parties}
+    finished = [p for p in parties if summaries[p.pk].over]
+    everything = parties_states(finished)
+    habitues = list(Habitue.objects.filter(owner=owner).order_by("key"))
+    by_id = {h.pk: h for h in habitues}
+    for p in parties:
+        # The prefetched players point at their habitué by id: give them the one loaded.
+        for j in p.joueurs.all():
+            j.habitue = by_id.get(j.habitue_id)
+    return everything, len(parties) - len(finished)
 
 
 def summary_of(partie: Partie) -> Summary:
@@ -522,6 +599,11 @@ def partie_state_of(owner, pk: int, *, last: int | None, key: Any = None) -> Par
 def accepted_rachats(partie: Partie) -> list[Rachat]:
     """The rachats bought back, with their donne: a few per player, whatever the donnes."""
     return list(Rachat.objects.filter(donne__partie=partie, accepted=True).select_related("donne"))
+
+
+def bought_back(state: PartieState) -> list[Rachat]:
+    """The rachats bought back the cagnotte ticks: those the state holds, else read."""
+    return state.accepted if state.accepted is not None else accepted_rachats(state.partie)
 
 
 def with_rachats(state: PartieState) -> PartieState:

@@ -18,7 +18,14 @@ from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
 from games.scoring import RamiError, get_preset
-from games.selectors import PartieState, partie_state_of, with_rachats
+from games.selectors import (
+    PartieState,
+    decisions_of,
+    donne_hands,
+    partie_state,
+    partie_state_of,
+    with_rachats,
+)
 from games.views.partie_page import (
     RECENT_DONNES,
     get_partie_for_user,
@@ -156,7 +163,8 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     form, _marque = _posted_form(request, partie)
     lines = form.previews()
     # An edit changes a donne in the middle: its totals are the save's to say (say_change).
-    outlook = [] if request.POST.get("modifie") else donne_outlook(partie, form.cleaned_data)
+    modifie = request.POST.get("modifie")
+    outlook = [] if modifie else donne_outlook(partie_state(partie, last=1), form.cleaned_data)
     context = {"lines": lines, "outlook": outlook, "outlook_swap": True}
     return render(request, "games/partie_detail.html#previews", context)
 
@@ -191,7 +199,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         donne = _donne_at(partie, number)
         if donne is None:
             raise Http404
-        form = DonneForm.from_donne(marque, donne)
+        form = DonneForm.from_donne(marque, donne, hands=donne_hands(donne))
     else:
         state = partie_state_of(request.user, pk, last=RECENT_DONNES)
         if state is None or not 1 <= number <= state.summary.recorded:
@@ -233,7 +241,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     context = {
         "partie": partie,
         "donne": donne,
-        "decisions": Rachat.objects.filter(donne=donne).select_related("joueur"),
+        "decisions": decisions_of(donne),
         "form": form,
         "marque": marque,
         "preset": get_preset(partie.preset),

@@ -16,11 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import files, services
-from games.dealing import dealer_names
 from games.errors import translated
 from games.forms import ImportForm
 from games.scoring import RamiError
-from games.selectors import partie_export, partie_state, parties_loaded, parties_of
+from games.selectors import dealer_names, partie_export, partie_state, parties_loaded, parties_of
 from games.views.costly import costly, costly_post
 from games.views.partie_page import (
     get_partie_for_user,

@@ -17,7 +17,7 @@ from games.forms import DonneForm, MoneyForm, NoteForm
 from games.models import MAX_NOTE, Partie
 from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
-from games.selectors import partie_state
+from games.selectors import bought_back, partie_state
 from games.services.parties import note_etat
 from games.views import fragments
 
@@ -96,7 +96,7 @@ def _page_parts(
     return fragments.page_parts(
         request,
         context,
-        lambda: build_cagnotte(marque.stored),
+        lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
         keep=request.method == "GET" and not refused,
     )
 

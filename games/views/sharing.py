@@ -22,7 +22,7 @@ from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
 from games.follow import follow_state
-from games.selectors import partie_shared, partie_state
+from games.selectors import bought_back, partie_shared, partie_state
 from games.views import fragments
 from games.views.partie_page import (
     get_partie_for_user,
@@ -106,7 +106,9 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         # Kept rendered by the partie's state (games/views/fragments.py): the followers of one
         # table draw each new state once between them.
         context["parts"] = fragments.page_parts(
-            request, {**context, "readonly": True}, lambda: build_cagnotte(marque.stored)
+            request,
+            {**context, "readonly": True},
+            lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
         )
         response = render(request, template, context)
     response["ETag"] = etag
