@@ -156,7 +156,7 @@ class PartieState:
     def after(self) -> DonneState | None:
         """The stored state before the first donne loaded: a replay from ``first`` starts
         after it (None: from the first donne)."""
-        if self.first == 1:
+        if self.first <= 1:
             return None
         return next(s for s in self.states if s.number == self.first - 1)
 

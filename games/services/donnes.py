@@ -17,7 +17,7 @@ from games.errors import PartieError
 from games.models import DeletedDonneKey, Donne, Hand, Joueur, Partie, Rachat
 from games.scoring import RamiError, check_next_donne, replay
 from games.scoring.dealer import can_deal
-from games.selectors import PartieState, partie_state, tail, tail_from
+from games.selectors import PartieState, partie_state, tail_from
 from games.services.locked import (
     Change,
     change,
@@ -380,6 +380,14 @@ def _replayed(state: PartieState, later, after, summary) -> PartieState:
     )
 
 
+@dataclass(frozen=True)
+class RachatChanged:
+    """What changing an answer did, and the partie as it left it."""
+
+    change: Change
+    state: PartieState
+
+
 @transaction.atomic
 def rachat_change(
     *,
@@ -388,19 +396,22 @@ def rachat_change(
     joueur: Joueur,
     accepted: bool,
     etat: str | None = None,
-) -> Change:
+    state: PartieState | None = None,
+) -> RachatChanged:
     """Change a crosser's answer at donne ``donne_number`` (a mis-tap on "Abandonner", or a
     table that changes its mind): the partie is replayed from that donne, as an edit is.
     The engine refuses when later donnes no longer fit (he declined, then won a later one;
-    he buys back, but later donnes have no hand of his)."""
-    partie, summary = locked(partie, etat)
-    later = tail(partie, summary, donne_number)
+    he buys back, but later donnes have no hand of his). ``state``: the partie as the page
+    read it, used as donne_create uses it."""
+    state = _claimed(partie, state, etat)
+    summary = state.summary
+    later = tail_from(state, donne_number)
     donne = later.donne(donne_number)
     rachat = next((r for r in later.rachats_of(donne) if r.joueur_id == joueur.pk), None)
     if rachat is None:
         raise PartieError("pas_de_decision", player=joueur.name)
     if rachat.accepted == accepted:
-        return Change()  # the same answer tapped twice
+        return RachatChanged(Change(), state)  # the same answer tapped twice
     inputs = later.inputs()
     inputs[donne_number - later.first]["rachat"][joueur.name] = accepted
     after = later.replay(inputs)
@@ -411,6 +422,8 @@ def rachat_change(
     rachat.paid = False
     rachat.save(update_fields=["accepted", "paid"])
     removed, stale_refunds = drop_stale_decisions(later, after, prices)
-    partie.save(update_fields=["updated_at"])
     summary_after = store_from(later, after, recorded=summary.recorded)
-    return change(later, after, summary_after, removed, refunds + stale_refunds)
+    changed = change(later, after, summary_after, removed, refunds + stale_refunds)
+    # The rachats bought back are no longer those read: the cagnotte reads them again.
+    left = replace(_replayed(state, later, after, summary_after), accepted=None)
+    return RachatChanged(changed, left)

@@ -336,20 +336,26 @@ def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:
 def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) -> HttpResponse:
     """Change an answer already given (a mis-tap on "Abandonner", a change of mind): the
     partie is replayed from that donne, and the page says what changed."""
-    partie = get_partie_for_user(request, pk)
-    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+    if state is None:
+        raise Http404
+    partie = state.partie
+    joueur = next((j for j in state.joueurs if j.pk == joueur_pk), None)
+    if joueur is None:
+        raise Http404
     decision = request.POST.get("decision")
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
         return redirect("partie_detail", pk=partie.pk)
     accepted = decision == "racheter"
     try:
-        change = services.rachat_change(
+        changed = services.rachat_change(
             partie=partie,
             donne_number=number,
             joueur=joueur,
             accepted=accepted,
             etat=request.POST.get("etat", ""),  # empty: stale, as a wrong one
+            state=state,
         )
     except RamiError as err:
         if err.code == "etat_perime":
@@ -365,9 +371,8 @@ def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) ->
     else:
         text = _("Donne %(n)s : %(name)s abandonne finalement et quitte la partie.")
     messages.success(request, text % {"n": number, "name": joueur.name})
-    say_change(request, change, partie.currency)
-    partie.refresh_from_db()
-    marque = load_marque(partie)
+    say_change(request, changed.change, partie.currency)
+    marque = build_marque(changed.state)
     if marque.over:
         messages.warning(request, end_sentence(marque))
     return redirect("partie_detail", pk=partie.pk)
