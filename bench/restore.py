@@ -94,13 +94,13 @@ SHAPES = [
 def backup_of(owner, label: str, count: int, players: int, donnes: int, hand) -> bytes:
     """The account's backup as the app writes it (export format, states included), made
     from one partie imported once and repeated under ``count`` names."""
-    from games import files, replays, services
-    from games.selectors import partie_load
+    from games import files, services
+    from games.selectors import partie_export
 
     partie = services.partie_import(
         owner=owner, record=record(NAMES[:players], donnes, hand), name=label
     )
-    export = files.export_dict(partie_load(partie), replays.load(partie))
+    export = files.export_dict(partie_export(partie))
     parties = []
     for n in range(count):
         day = 1 + n % 28

@@ -15,13 +15,12 @@ from typing import Any
 from games.display.observations import observations
 from games.errors import PartieError
 from games.options import record_options
-from games.replays import Stored
 from games.scoring import DonneInput, DonneState, RamiError, get_preset
 from games.scoring.cli import csv_row
 from games.scoring.errors import N_, Detail
 from games.scoring.jsontext import check_tree, load_json
 from games.scoring.players import shown
-from games.selectors import PartieData
+from games.selectors import PartieState
 from games.validators import MAX_NOTE, note_problem, note_text
 
 FORMAT = "ramiscore/1"
@@ -29,7 +28,7 @@ FORMAT = "ramiscore/1"
 BACKUP_FORMAT = "ramiscore-sauvegarde/1"
 
 
-def partie_record(data: PartieData) -> dict[str, Any]:
+def partie_record(data: PartieState) -> dict[str, Any]:
     """The game record (docs/rules.md §1 shape), as ``rami score`` reads it; money in centimes.
 
     Only the options the table changed are written: an absent option is the preset default.
@@ -43,7 +42,7 @@ def partie_record(data: PartieData) -> dict[str, Any]:
     }
 
 
-def paid_dict(data: PartieData) -> dict[str, Any]:
+def paid_dict(data: PartieState) -> dict[str, Any]:
     """What the scorekeeper ticked as paid: stakes by player, rachats by (donne, player)."""
     return {
         "mises": [j.name for j in data.joueurs if j.stake_paid],
@@ -56,8 +55,9 @@ def paid_dict(data: PartieData) -> dict[str, Any]:
     }
 
 
-def export_dict(data: PartieData, stored: Stored) -> dict[str, Any]:
-    """The export of a partie: ``data`` holds every donne, ``stored`` every state."""
+def export_dict(data: PartieState) -> dict[str, Any]:
+    """The export of a partie: ``data`` holds every donne and every state
+    (selectors.partie_export)."""
     partie = data.partie
     return {
         "format": FORMAT,
@@ -70,19 +70,19 @@ def export_dict(data: PartieData, stored: Stored) -> dict[str, Any]:
         "premier_donneur": partie.first_dealer,
         "donneurs": _export_dealers(data),
         "record": partie_record(data),
-        "states": [state.to_dict() for state in stored.states],
-        "final": stored.summary.final.to_dict(),
+        "states": [state.to_dict() for state in data.states],
+        "final": data.summary.final.to_dict(),
     }
 
 
-def _export_dealers(data: PartieData) -> list[str | None]:
+def _export_dealers(data: PartieState) -> list[str | None]:
     """Who dealt each donne (docs/rules.md "Le donneur"), None where it was not recorded."""
     names = {j.pk: j.name for j in data.joueurs}
     return [names.get(donne.dealer_id) for donne in data.donnes]
 
 
-def export_json(data: PartieData, stored: Stored) -> str:
-    return json.dumps(export_dict(data, stored), ensure_ascii=False, indent=2) + "\n"
+def export_json(data: PartieState) -> str:
+    return json.dumps(export_dict(data), ensure_ascii=False, indent=2) + "\n"
 
 
 def decimal_comma(centimes: int) -> str:
@@ -114,7 +114,7 @@ def total_cell(state: DonneState, name: str) -> object:
     return f"{crossed} R{rachat.number} → {rachat.restart}"
 
 
-def export_csv(stored: Stored, dealers: dict[int, str] | None = None) -> str:
+def export_csv(stored: PartieState, dealers: dict[int, str] | None = None) -> str:
     """One row per donne, ``;``-separated as French Excel expects; the BOM is the view's.
     ``dealers``: who dealt each donne, by number (docs/rules.md "Le donneur")."""
     dealers = dealers or {}
@@ -155,11 +155,11 @@ def export_csv(stored: Stored, dealers: dict[int, str] | None = None) -> str:
     return out.getvalue()
 
 
-def backup_dict(parties: list[tuple[PartieData, Stored]], exported_at: str) -> dict[str, Any]:
+def backup_dict(parties: list[PartieState], exported_at: str) -> dict[str, Any]:
     return {
         "format": BACKUP_FORMAT,
         "exported_at": exported_at,
-        "parties": [export_dict(data, stored) for data, stored in parties],
+        "parties": [export_dict(data) for data in parties],
     }
 
 

@@ -6,7 +6,8 @@ transaction, the state after each donne it replayed (DonneResult) and a summary 
 and their prices). Both are tagged with the engine's version and the partie's revision, which
 the database moves on whenever anything the replay reads changes (migration 0006): a stored
 replay whose tag no longer matches (a new engine, a change made outside the app, an old
-partie) is rebuilt on first read, and the mismatch is logged. It is never shown stale.
+partie) is replayed in memory on a read (games/selectors.py) and rebuilt by the next write,
+and the mismatch is logged. It is never shown stale. Reads live in games/selectors.py.
 """
 
 from __future__ import annotations
@@ -17,25 +18,17 @@ import logging
 from django.db import connection
 
 from games.models import DonneResult, Partie, PartieResult
-from games.options import config_of
-from games.scoring import ENGINE_VERSION, DonneState, Replay
+from games.scoring import ENGINE_VERSION, Replay
 from games.selectors import (
-    PartieData,
     PartieState,
-    RachatLine,
     Summary,
     is_fresh,
     partie_load,
-    partie_state,
     read_summary,
     states_of,
     stored_result,
     summary_from,
 )
-
-# The shapes of a read partie live with the reads (games/selectors.py); kept here by name.
-Stored = PartieState
-__all__ = ["RachatLine", "Stored", "Summary"]
 
 log = logging.getLogger(__name__)
 
@@ -96,17 +89,12 @@ def store_new(parties: list[tuple[Partie, Replay, int]]) -> None:
     )
 
 
-def rebuild(partie: Partie) -> tuple[PartieData, Replay, Summary]:
+def rebuild(partie: Partie) -> tuple[PartieState, Replay, Summary]:
     """Replay the whole partie from what was recorded and store the result."""
     data = partie_load(partie)
     result = data.replay()
     summary = store(partie, result, recorded=len(data.donnes))
     return data, result, summary
-
-
-def summary_of(partie: Partie) -> Summary:
-    """The partie's summary for a read: never written here (games/selectors.py)."""
-    return read_summary(partie)[0]
 
 
 def fresh_summary(partie: Partie) -> Summary:
@@ -117,76 +105,6 @@ def fresh_summary(partie: Partie) -> Summary:
         _data, _result, summary = rebuild(partie)
         partie.result = PartieResult.objects.get(partie=partie)
     return summary
-
-
-# -- reading --------------------------------------------------------------------------------
-
-
-def state_at(partie: Partie, number: int) -> DonneState | None:
-    row = DonneResult.objects.filter(partie=partie, number=number).first()
-    return DonneState.from_storage(json.loads(row.state)) if row else None
-
-
-def load(partie: Partie, *, last: int | None = None) -> Stored:
-    """The partie for a page (selectors.partie_state)."""
-    return partie_state(partie, last=last)
-
-
-def listed(partie: Partie) -> Stored:
-    """A partie for a list (the home page, the Comptes page): its summary and players, no
-    state. ``partie`` comes with ``result`` and ``joueurs`` loaded (selectors.parties_of)."""
-    return Stored(
-        partie=partie,
-        joueurs=list(partie.joueurs.all()),
-        config=config_of(partie),
-        summary=summary_of(partie),
-        states=[],
-    )
-
-
-def loaded_all(parties: list[Partie]) -> list[Stored]:
-    """Several parties with every state (an account's backup), in one query more. The
-    parties come with ``result`` and ``joueurs`` loaded (selectors.parties_of)."""
-    summaries = {p.pk: read_summary(p) for p in parties}
-    states: dict[int, list[DonneState]] = {}
-    rows = DonneResult.objects.filter(partie__in=[p.pk for p in parties])
-    for row in rows.order_by("partie", "number"):
-        states.setdefault(row.partie_id, []).append(DonneState.from_storage(json.loads(row.state)))
-    loaded = []
-    for p in parties:
-        summary, stale = summaries[p.pk]
-        mine = partie_load(p).replay().states if stale else states.get(p.pk, [])
-        loaded.append(
-            Stored(
-                partie=p,
-                joueurs=list(p.joueurs.all()),
-                config=config_of(p),
-                summary=summary,
-                states=mine,
-                stale=stale,
-            )
-        )
-    return loaded
-
-
-def agrees(partie: Partie) -> bool:
-    """Whether the stored replay is what a fresh replay of the partie gives (the test of the
-    stored replay, and ``rami rebuild --check``). It reads what is stored as it is: a stale
-    tag or a missing summary is a disagreement, never healed here."""
-    partie = Partie.objects.select_related("result").get(pk=partie.pk)
-    result = stored_result(partie)
-    if not is_fresh(partie, result):
-        return False
-    summary = Summary.from_json(json.loads(result.summary))
-    data = partie_load(partie)
-    fresh = data.replay()
-    stored = states_of(partie)
-    return (
-        stored == fresh.states
-        and [(s.eliminated_at, s.left) for s in stored]
-        == [(s.eliminated_at, s.left) for s in fresh.states]
-        and summary.to_json() == summary_from(fresh, len(data.donnes), 1, []).to_json()
-    )
 
 
 def store_appended(state: PartieState, result: Replay) -> Summary:
@@ -234,4 +152,27 @@ def store_summary(partie: Partie, summary: Summary) -> None:
             "revision": partie.revision,
             "summary": json.dumps(summary.to_json()),
         },
+    )
+
+
+# -- checking -------------------------------------------------------------------------------
+
+
+def agrees(partie: Partie) -> bool:
+    """Whether the stored replay is what a fresh replay of the partie gives (the test of the
+    stored replay, and ``rami rebuild --check``). It reads what is stored as it is: a stale
+    tag or a missing summary is a disagreement, never healed here."""
+    partie = Partie.objects.select_related("result").get(pk=partie.pk)
+    result = stored_result(partie)
+    if not is_fresh(partie, result):
+        return False
+    summary = Summary.from_json(json.loads(result.summary))
+    data = partie_load(partie)
+    fresh = data.replay()
+    stored = states_of(partie)
+    return (
+        stored == fresh.states
+        and [(s.eliminated_at, s.left) for s in stored]
+        == [(s.eliminated_at, s.left) for s in fresh.states]
+        and summary.to_json() == summary_from(fresh, len(data.donnes), 1, []).to_json()
     )

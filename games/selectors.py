@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
-from games.dealing import dealer_after, dealer_of_next
+from games.dealing import dealer_after
 from games.models import (
     DeletedDonneKey,
     Donne,
     DonneResult,
+    Habitue,
     Hand,
     Joueur,
     Partie,
@@ -94,15 +96,18 @@ UNKNOWN: Any = object()
 @dataclass
 class PartieState:
     """A partie as every page and every write reads it: its players, options, summary, and
-    the states loaded (the latest ones, or all), without its donnes and hands. A write
-    service returns it as it left the partie, so that its page renders with no second
-    read."""
+    the states loaded (the latest ones, or all); with its donnes, hands and decisions only
+    when a write replays them or a file exports them (``donnes``). A write service returns
+    it as it left the partie, so that its page renders with no second read."""
 
     partie: Partie
     joueurs: list[Joueur]
     config: Config
-    summary: Summary
-    states: list[DonneState]  # consecutive, the last one is the latest applied donne
+    # None: not read (a load of the donnes alone, ``partie_load``: its replay says it).
+    summary: Summary | None = None
+    # Consecutive, the last one is the latest applied donne. For a write that replays from
+    # donne ``first``, they start at the state before it (``after``).
+    states: list[DonneState] = field(default_factory=list)
     # Who dealt the latest donne (docs/rules.md "Le donneur"), and its idempotency key.
     last_dealer_id: Any = UNKNOWN
     last_key: Any = UNKNOWN
@@ -116,6 +121,12 @@ class PartieState:
     # Whether the latest donne has decisions (False: a write of it reads none).
     last_decided: Any = UNKNOWN
     last_pk: Any = UNKNOWN  # the latest donne's id
+    # The donnes loaded (from donne ``first`` on) with their hands and decisions by donne
+    # id: what the engine replays. None: not loaded (a page reads the stored states).
+    donnes: list[Donne] | None = None
+    hands: dict[int, list[Hand]] = field(default_factory=dict)
+    rachats: dict[int, list[Rachat]] = field(default_factory=dict)
+    first: int = 1  # the number of the first donne loaded (a write replays from it)
 
     @property
     def names(self) -> list[str]:
@@ -134,21 +145,25 @@ class PartieState:
     def next_dealer(self, in_race: list[str], number: int) -> Joueur | None:
         """The dealer of donne ``number`` about to be recorded (games/dealing.py)."""
         if self.last_dealer_id is UNKNOWN or number != self.summary.recorded + 1:
-            return dealer_of_next(self.partie, self.joueurs, in_race, number)
-        return dealer_after(self.partie, self.joueurs, in_race, self.last_dealer_id)
+            previous = dealer_id_of(self.partie, number - 1)
+        else:
+            previous = self.last_dealer_id
+        return dealer_after(self.partie, self.joueurs, in_race, previous)
 
+    # -- the donnes loaded, for a replay ------------------------------------------------------
 
-@dataclass
-class PartieData:
-    """A partie with everything the engine needs, loaded once."""
+    @property
+    def after(self) -> DonneState | None:
+        """The stored state before the first donne loaded: a replay from ``first`` starts
+        after it (None: from the first donne)."""
+        if self.first <= 1:
+            return None
+        return next(s for s in self.states if s.number == self.first - 1)
 
-    partie: Partie
-    joueurs: list[Joueur]
-    donnes: list[Donne]
-    hands: dict[int, list[Hand]]  # by donne id
-    rachats: dict[int, list[Rachat]]  # by donne id
-    config: Config
-    first: int = 1  # the number of the first donne loaded (a write replays from it)
+    @property
+    def before(self) -> list[DonneState]:
+        """The stored states of the donnes loaded, as they were before the write."""
+        return [s for s in self.states if s.number >= self.first]
 
     def donne(self, number: int) -> Donne:
         return self.donnes[number - self.first]
@@ -158,10 +173,6 @@ class PartieData:
 
     def rachats_of(self, donne: Donne) -> list[Rachat]:
         return self.rachats.get(donne.pk, [])
-
-    @property
-    def names(self) -> list[str]:
-        return [j.name for j in self.joueurs]
 
     def by_name(self, name: str) -> Joueur:
         return next(j for j in self.joueurs if j.name == name)
@@ -185,14 +196,10 @@ class PartieData:
         }
 
     def replay(
-        self,
-        inputs: list[dict[str, Any]] | None = None,
-        *,
-        ended: bool | None = None,
-        after: DonneState | None = None,
+        self, inputs: list[dict[str, Any]] | None = None, *, ended: bool | None = None
     ) -> Replay:
         """Lenient replay (the web flow decides rachats after saving a donne): of the loaded
-        donnes, or of ``inputs`` in their place, after the stored state ``after``."""
+        donnes, or of ``inputs`` in their place, after the stored state before them."""
         return replay(
             self.partie.preset,
             self.names,
@@ -200,15 +207,31 @@ class PartieData:
             self.config,
             lenient=True,
             ended=self.partie.ended if ended is None else ended,
-            after=after,
+            after=self.after,
         )
 
 
-def partie_load(partie: Partie, *, first: int = 1) -> PartieData:
+def partie_load(partie: Partie, *, first: int = 1) -> PartieState:
     """Four queries: players, donnes, hands, rachats; from donne ``first`` on (a write that
-    changes donne k replays from k). Plain queries grouped here in Python: prefetch_related
-    costs three times as much per row."""
+    changes donne k replays from k). No summary nor state: its replay says them."""
     joueurs = list(partie.joueurs.all())
+    donnes, hands, rachats = _donnes_of(partie, joueurs, first)
+    return PartieState(
+        partie=partie,
+        joueurs=joueurs,
+        config=config_of(partie),
+        donnes=donnes,
+        hands=hands,
+        rachats=rachats,
+        first=first,
+    )
+
+
+def _donnes_of(
+    partie: Partie, joueurs: list[Joueur], first: int
+) -> tuple[list[Donne], dict[int, list[Hand]], dict[int, list[Rachat]]]:
+    """Three queries: donnes, hands, rachats from donne ``first`` on. Plain queries grouped
+    here in Python: prefetch_related costs three times as much per row."""
     by_id = {j.pk: j for j in joueurs}
     donnes = list(partie.donnes.filter(number__gte=first))
     later = {"donne__partie": partie, "donne__number__gte": first}
@@ -226,21 +249,22 @@ def partie_load(partie: Partie, *, first: int = 1) -> PartieData:
     for rachat in rachats:
         rachat.joueur = by_id[rachat.joueur_id]
         rachats_by.setdefault(rachat.donne_id, []).append(rachat)
-    return PartieData(
-        partie=partie,
-        joueurs=joueurs,
-        donnes=donnes,
-        hands=hands_by,
-        rachats=rachats_by,
-        config=config_of(partie),
-        first=first,
-    )
+    return donnes, hands_by, rachats_by
 
 
-def parties_loaded(parties: list[Partie]) -> list[PartieData]:
-    """Every donne of several parties (an account's backup) in three queries more: donnes,
-    hands and rachats of them all, grouped here. The parties come with their players
-    (``parties_of``)."""
+def partie_export(partie: Partie) -> PartieState:
+    """The partie for its file (games/files.py): every state, and every donne with its hands
+    and decisions (three queries more than ``partie_state``)."""
+    state = partie_state(partie)
+    state.donnes, state.hands, state.rachats = _donnes_of(partie, state.joueurs, 1)
+    return state
+
+
+def parties_loaded(parties: list[Partie]) -> list[PartieState]:
+    """Several parties with every state and every donne (an account's backup): the states
+    in one query (``parties_states``), then donnes, hands and rachats of them all in three,
+    grouped here. The parties come with their players (``parties_of``)."""
+    loaded = parties_states(parties)
     ids = [p.pk for p in parties]
     donnes: dict[int, list[Donne]] = {}
     for donne in Donne.objects.filter(partie__in=ids).order_by("partie", "number"):
@@ -251,29 +275,21 @@ def parties_loaded(parties: list[Partie]) -> list[PartieData]:
     rachats: dict[int, list[Rachat]] = {}
     for rachat in Rachat.objects.filter(donne__partie__in=ids).order_by("pk"):
         rachats.setdefault(rachat.donne_id, []).append(rachat)
-    loaded = []
-    for partie in parties:
-        joueurs = list(partie.joueurs.all())
-        by_id = {j.pk: j for j in joueurs}
+    for state in loaded:
+        partie = state.partie
+        by_id = {j.pk: j for j in state.joueurs}
         for donne in donnes.get(partie.pk, []):
             donne.partie, donne.winner = partie, by_id.get(donne.winner_id)
             for row in (*hands.get(donne.pk, []), *rachats.get(donne.pk, [])):
                 row.joueur = by_id[row.joueur_id]
         mine = donnes.get(partie.pk, [])
-        loaded.append(
-            PartieData(
-                partie=partie,
-                joueurs=joueurs,
-                donnes=mine,
-                hands={d.pk: hands.get(d.pk, []) for d in mine},
-                rachats={d.pk: rachats.get(d.pk, []) for d in mine},
-                config=config_of(partie),
-            )
-        )
+        state.donnes = mine
+        state.hands = {d.pk: hands.get(d.pk, []) for d in mine}
+        state.rachats = {d.pk: rachats.get(d.pk, []) for d in mine}
     return loaded
 
 
-def partie_replay(partie: Partie) -> tuple[PartieData, Replay]:
+def partie_replay(partie: Partie) -> tuple[PartieState, Replay]:
     data = partie_load(partie)
     return data, data.replay()
 
@@ -397,6 +413,127 @@ def partie_state(partie: Partie, *, last: int | None = None) -> PartieState:
     return _state_of(partie, joueurs, last)
 
 
+def dealer_id_of(partie: Partie, number: int) -> int | None:
+    """Who dealt donne ``number`` (None: none yet, or recorded before the app asked): one
+    query."""
+    if number < 1:
+        return None
+    row = Donne.objects.filter(partie=partie, number=number).values("dealer_id").first()
+    return row["dealer_id"] if row else None
+
+
+def dealer_names(partie: Partie, joueurs: list[Joueur]) -> dict[int, str]:
+    """Who dealt each recorded donne, by number and name, for the sheet and the CSV (those
+    recorded before the app asked are left out): one query."""
+    by_id = {j.pk: j for j in joueurs}
+    rows = Donne.objects.filter(partie=partie, dealer__isnull=False).values_list(
+        "number", "dealer_id"
+    )
+    return {number: by_id[dealer_id].name for number, dealer_id in rows if dealer_id in by_id}
+
+
+def donne_hands(donne: Donne) -> list[Hand]:
+    """The hands of one stored donne (its edit form shows them): one query."""
+    return list(donne.hands.all())
+
+
+def decisions_of(donne: Donne | None) -> QuerySet[Rachat]:
+    """The rachat decisions of one stored donne with their players (its edit page)."""
+    return Rachat.objects.filter(donne=donne).select_related("joueur")
+
+
+def partie_listed(partie: Partie) -> PartieState:
+    """A partie for a list (the home page, the Comptes page): its summary and players, no
+    state. ``partie`` comes with ``result`` and ``joueurs`` loaded (``parties_of``)."""
+    return PartieState(
+        partie=partie,
+        joueurs=list(partie.joueurs.all()),
+        config=config_of(partie),
+        summary=summary_of(partie),
+        states=[],
+    )
+
+
+def parties_money(parties: Iterable[Partie]) -> list[PartieState]:
+    """The parties of the Comptes page, oldest first: each listed (``partie_listed``) with
+    its rachats bought back (``accepted``), those of every partie in one query. The parties
+    come with ``result`` and ``joueurs`` loaded (``parties_of``)."""
+    parties = list(parties)
+    rachats: dict[int, list[Rachat]] = {}
+    owners = {p.owner_id for p in parties}
+    accepted = Rachat.objects.filter(donne__partie__owner__in=owners, accepted=True)
+    for rachat in accepted.select_related("donne"):
+        rachats.setdefault(rachat.donne.partie_id, []).append(rachat)
+    states = []
+    for partie in sorted(parties, key=lambda p: p.created_at):
+        state = partie_listed(partie)
+        state.accepted = rachats.get(partie.pk, [])
+        states.append(state)
+    return states
+
+
+def parties_states(parties: list[Partie]) -> list[PartieState]:
+    """Several parties with every state (an account's backup, the statistics), in one query
+    more. The parties come with ``result`` and ``joueurs`` loaded (``parties_of``)."""
+    summaries = {p.pk: read_summary(p) for p in parties}
+    states: dict[int, list[DonneState]] = {}
+    rows = DonneResult.objects.filter(partie__in=[p.pk for p in parties])
+    for row in rows.order_by("partie", "number"):
+        states.setdefault(row.partie_id, []).append(DonneState.from_storage(json.loads(row.state)))
+    loaded = []
+    for p in parties:
+        summary, stale = summaries[p.pk]
+        mine = partie_load(p).replay().states if stale else states.get(p.pk, [])
+        loaded.append(
+            PartieState(
+                partie=p,
+                joueurs=list(p.joueurs.all()),
+                config=config_of(p),
+                summary=summary,
+                states=mine,
+                stale=stale,
+            )
+        )
+    return loaded
+
+
+def statistics_parties(owner, *, preset: str, since) -> tuple[list[PartieState], int]:
+    """The account's parties for the Statistiques page (``preset``: "" for every preset;
+    created from ``since`` on, None: all), oldest first: the finished ones with every state
+    and their players with their habitué, and how many are not over yet. The parties with
+    their results and players (two queries), the states of the finished ones (one more),
+    the habitués (one more)."""
+    rows = Partie.objects.filter(owner=owner)
+    if preset:
+        rows = rows.filter(preset=preset)
+    if since is not None:
+        rows = rows.filter(created_at__gte=since)
+    parties = list(
+        rows.select_related("result").prefetch_related("joueurs").order_by("created_at", "pk")
+    )
+    summaries = {p.pk: summary_of(p) for p in parties}
+    finished = [p for p in parties if summaries[p.pk].over]
+    everything = parties_states(finished)
+    habitues = list(Habitue.objects.filter(owner=owner).order_by("key"))
+    by_id = {h.pk: h for h in habitues}
+    for p in parties:
+        # The prefetched players point at their habitué by id: give them the one loaded.
+        for j in p.joueurs.all():
+            j.habitue = by_id.get(j.habitue_id)
+    return everything, len(parties) - len(finished)
+
+
+def summary_of(partie: Partie) -> Summary:
+    """The partie's summary for a read: never written here (see ``read_summary``)."""
+    return read_summary(partie)[0]
+
+
+def state_at(partie: Partie, number: int) -> DonneState | None:
+    """The stored state after donne ``number`` (one the page did not load)."""
+    row = DonneResult.objects.filter(partie=partie, number=number).first()
+    return DonneState.from_storage(json.loads(row.state)) if row else None
+
+
 def _key_or_none(key: Any) -> Any:
     try:
         return uuid.UUID(str(key)) if key else None
@@ -464,6 +601,11 @@ def accepted_rachats(partie: Partie) -> list[Rachat]:
     return list(Rachat.objects.filter(donne__partie=partie, accepted=True).select_related("donne"))
 
 
+def bought_back(state: PartieState) -> list[Rachat]:
+    """The rachats bought back the cagnotte ticks: those the state holds, else read."""
+    return state.accepted if state.accepted is not None else accepted_rachats(state.partie)
+
+
 def with_rachats(state: PartieState) -> PartieState:
     """The state with the rachats its cagnotte ticks (none to read when the engine applied
     no rachat with a price: the cagnotte lists only those)."""
@@ -473,7 +615,35 @@ def with_rachats(state: PartieState) -> PartieState:
     return state
 
 
-def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> PartieData:
+def tail(partie: Partie, summary: Summary, first: int) -> PartieState:
+    """What a write from donne ``first`` needs, under the lock it took: those donnes and the
+    stored states from the one before. The states are stored up to the last applied donne:
+    past it (donnes waiting for a decision) the replay starts after that one."""
+    first = min(first, summary.applied + 1)
+    state = partie_load(partie, first=first)
+    state.summary = summary
+    state.states = states_of(partie, since=max(first - 1, 1))
+    return state
+
+
+def tail_from(state: PartieState, first: int, *, with_hands: bool = True) -> PartieState:
+    """``tail`` for a write that claimed the state it read (services/locked.py ``claim``):
+    the stored states it holds are the partie's, so the ones from ``first`` - 1 on come from
+    it when it loaded them. The state read is left as it was, but for the rachats bought
+    back (``accepted``) when the load reads them."""
+    summary = state.summary
+    first = min(first, summary.applied + 1)
+    since = max(first - 1, 1)
+    if state.states and state.states[0].number <= since:
+        rows = [s for s in state.states if s.number >= since]
+    else:
+        rows = states_of(state.partie, since=since)
+    loaded = _tail_load(state, first, with_hands=with_hands)
+    loaded.summary, loaded.states = summary, rows
+    return loaded
+
+
+def _tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> PartieState:
     """The donnes from ``first`` on with their hands and decisions, for a write that replays
     from there, in two queries: the hands with their donne (every donne keeps at least one
     hand; one that would not is read again on its own), then the decisions from ``first``
@@ -483,7 +653,6 @@ def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> Par
     if not with_hands and first == state.summary.recorded and state.last_pk is not UNKNOWN:
         # The latest donne, going away (a delete): what the read before told of it is enough.
         gone = Donne(pk=state.last_pk, partie=partie, number=first, idempotency_key=state.last_key)
-        donnes_list = [gone]
         rachats = (
             []
             if state.last_decided is False
@@ -491,13 +660,11 @@ def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> Par
         )
         for rachat in rachats:
             rachat.joueur, rachat.donne = by_id[rachat.joueur_id], gone
-        return PartieData(
-            partie=partie,
-            joueurs=state.joueurs,
-            donnes=donnes_list,
+        return replace(
+            state,
+            donnes=[gone],
             hands={},
             rachats={gone.pk: rachats} if rachats else {},
-            config=state.config,
             first=first,
         )
     hands = list(
@@ -511,9 +678,8 @@ def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> Par
         hand.donne = donnes[hand.donne_id]
         hand.joueur = by_id[hand.joueur_id]
     if len(donnes) != max(state.summary.recorded - first + 1, 0):
-        data = partie_load(partie, first=first)
         state.accepted = None
-        return data
+        return partie_load(partie, first=first)
     if first == state.summary.recorded and state.last_decided is False:
         rachats: list[Rachat] = []  # the latest donne alone, known to have no decision
         state.accepted = None
@@ -537,12 +703,10 @@ def tail_load(state: PartieState, first: int, *, with_hands: bool = True) -> Par
         if rachat.donne.number >= first:
             rachat.donne = donnes.get(rachat.donne_id, rachat.donne)
             rachats_by.setdefault(rachat.donne_id, []).append(rachat)
-    return PartieData(
-        partie=partie,
-        joueurs=state.joueurs,
+    return replace(
+        state,
         donnes=list(donnes.values()),
         hands=hands_by,
         rachats=rachats_by,
-        config=state.config,
         first=first,
     )

@@ -13,12 +13,11 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import replays
-from games.dealing import dealer_names
 from games.display.sheet import Sheet, build_sheet
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import ENGINE_VERSION
+from games.selectors import bought_back, dealer_names, partie_state
 
 KEPT_SECONDS = 7 * 24 * 3600
 # A render asked and not started yet: the one queued will render the latest state, so a second
@@ -63,9 +62,12 @@ def is_wanted(partie_pk: int, language: str) -> bool:
 
 
 def build(partie: Partie) -> Sheet:
-    stored = replays.load(partie)
+    stored = partie_state(partie)
     dealers = dealer_names(partie, stored.joueurs)
-    return build_sheet(stored, dealers)
+    # The transfers (once a donne is applied) count the rachats bought back and paid.
+    summary = stored.summary
+    rachats = bought_back(stored) if summary.applied or summary.over else None
+    return build_sheet(stored, dealers, rachats)
 
 
 def sheet_html(partie: Partie, *, pdf: bool) -> str:

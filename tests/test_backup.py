@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from games import replays, services
+from games import replays, selectors, services
 from games.models import Partie
 from games.selectors import partie_replay
 from tests.factories import decide, hand, make_partie, make_user, play
@@ -148,7 +148,7 @@ def test_a_backup_of_5_parties_of_1000_donnes_restores_whole(client) -> None:
         copy = copies.get(name=exported["name"])
         assert copy.note == exported["note"]
         assert replays.agrees(copy)  # its stored replay is the engine's, tagged fresh
-        stored = replays.load(copy)
+        stored = selectors.partie_state(copy)
         assert stored.last.totals == exported["states"][-1]["totals"]
         assert stored.summary.final.to_dict() == exported["final"]
 

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import pytest
 
+from games import selectors
 from games.display.colours import first_free, glyph
 from games.display.marque import build_marque
 from games.models import Habitue
-from games.replays import load
 from tests.factories import make_partie
 
 pytestmark = pytest.mark.django_db
 
 
 def _colours(partie) -> dict[str, int]:
-    return {line.joueur.name: line.colour for line in build_marque(load(partie)).players}
+    return {
+        line.joueur.name: line.colour
+        for line in build_marque(selectors.partie_state(partie)).players
+    }
 
 
 def test_a_habitue_keeps_his_colour_at_his_next_table(alice) -> None:

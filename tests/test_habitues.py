@@ -12,7 +12,7 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from games import replays, services
+from games import replays, selectors, services
 from games.errors import PartieError
 from games.models import Habitue, Joueur
 from games.scoring import RamiError
@@ -62,7 +62,7 @@ def test_a_rename_follows_every_partie_and_its_stored_replay(alice) -> None:
         partie.refresh_from_db()
         assert replays.agrees(partie)
     second.refresh_from_db()
-    stored = replays.load(second)
+    stored = selectors.partie_state(second)
     assert stored.states[0].winner == "Jean-Pierre"
     assert stored.summary.final.ranking[0][1] == "Jean-Pierre"
     assert habitues(alice) == [("Anne", 2), ("Bruno", 1), ("Jean-Pierre", 2)]
@@ -95,7 +95,7 @@ def test_two_spellings_merge_and_every_partie_follows(alice) -> None:
     assert habitues(alice) == [("Anne", 2), ("Jean-Pierre", 2)]
     first.refresh_from_db()
     assert replays.agrees(first)
-    assert replays.load(first).states[0].winner == "Jean-Pierre"
+    assert selectors.partie_state(first).states[0].winner == "Jean-Pierre"
     assert second.joueurs.get(seat=1).habitue == jean_pierre
 
 

@@ -18,10 +18,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games import selectors, services
 from games.errors import translated
 from games.models import Donne, Hand, Partie, PartieResult, Rachat
-from games.replays import states_of
 from games.scoring import ENGINE_VERSION, RamiError
 from games.selectors import partie_replay
 from games.services import imports
@@ -109,7 +108,7 @@ def test_an_imported_partie_stores_the_replay_the_app_would_derive(alice) -> Non
     stored = PartieResult.objects.get(partie=partie)
     partie.refresh_from_db()
     assert (stored.engine, stored.revision) == (ENGINE_VERSION, partie.revision)
-    states = [s.to_storage() for s in states_of(partie)]
+    states = [s.to_storage() for s in selectors.states_of(partie)]
     _data, result = partie_replay(partie)
     assert states == [s.to_storage() for s in result.states]
     assert len(states) == 90

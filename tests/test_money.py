@@ -12,14 +12,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import replays, services
+from games import selectors, services
 from games.centimes import from_centimes
 from games.display.cagnotte import build_cagnotte
 from games.display.comptes import build_accounts
 from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
 from games.scoring.players import person_key
-from games.selectors import parties_of
+from games.selectors import parties_money, parties_of
 from tests.factories import decide, etat, hand, make_partie, partie_p1, play
 from tests.scoring.conftest import load_examples
 
@@ -35,7 +35,8 @@ def p1(alice) -> Partie:
 
 
 def cagnotte(partie: Partie):
-    return build_cagnotte(replays.load(Partie.objects.get(pk=partie.pk)))
+    stored = selectors.partie_state(Partie.objects.get(pk=partie.pk))
+    return build_cagnotte(stored, selectors.bought_back(stored))
 
 
 def owed(partie: Partie) -> dict[str, Decimal]:
@@ -292,7 +293,7 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     services.partie_close(partie=second)
     services.stake_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
     make_partie(bob, stake=Decimal("9.00"))  # bob's: never in alice's accounts
-    comptes = build_accounts(parties_of(alice))
+    comptes = build_accounts(parties_money(parties_of(alice)))
     # Both parties are over: what is not paid yet is in the transfers, not in a second list.
     assert comptes.to_pot == []
     [evening] = comptes.evenings
@@ -322,7 +323,7 @@ def test_parties_of_another_day_are_another_evening(alice) -> None:
     make_partie(alice, stake=Decimal("1.00"))
     old = make_partie(alice, stake=Decimal("1.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
-    comptes = build_accounts(parties_of(alice))
+    comptes = build_accounts(parties_money(parties_of(alice)))
     assert len(comptes.evenings) == 2
     assert all(s.in_progress and not s.finished for s in comptes.evenings)
 
@@ -334,15 +335,15 @@ def test_comptes_take_a_fixed_number_of_queries(alice, django_assert_num_queries
         build_case(alice, case)
     # The parties with their stored results, their players, and the rachats of the account.
     with django_assert_num_queries(3):
-        comptes = build_accounts(parties_of(alice))
+        comptes = build_accounts(parties_money(parties_of(alice)))
     assert len(comptes.evenings[0].finished) == count
 
 
 def test_the_partie_page_money_takes_one_query(alice, p1, django_assert_num_queries) -> None:
-    stored = replays.load(Partie.objects.get(pk=p1.pk))
+    stored = selectors.partie_state(Partie.objects.get(pk=p1.pk))
     # The rachats bought back (their payment ticks), whatever the number of donnes.
     with django_assert_num_queries(1):
-        build_cagnotte(stored)
+        build_cagnotte(stored, selectors.bought_back(stored))
 
 
 # -- access: each new URL × {anonymous, another account, owner} ---------------------------------

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import replays
+from games import selectors
 from games.scoring import DonneState, replay
 from tests.factories import hand, make_partie, make_user, play
 
@@ -41,7 +41,7 @@ def test_the_page_carries_the_record_at_its_revision() -> None:
         "ended": False,
     }
     partie.refresh_from_db()
-    assert page["revision"] == replays.load(partie).etat
+    assert page["revision"] == selectors.partie_state(partie).etat
     assert page["after"]["number"] == 1
     assert page["after"]["totals"] == {"Anne": -10, "Bruno": 12, "Chloé": 7, "David": 95}
     assert page["blocked"] is False
@@ -85,7 +85,7 @@ def test_the_page_carries_the_record_at_its_revision() -> None:
         Chloé=hand("R D", jokers=1),
         David=hand(points=9),
     )
-    assert phone.states[-1].to_storage() == replays.load(partie).states[-1].to_storage()
+    assert phone.states[-1].to_storage() == selectors.partie_state(partie).states[-1].to_storage()
     assert phone.states[-1].totals == {"Anne": -6, "Bruno": 2, "Chloé": 67, "David": 104}
 
 

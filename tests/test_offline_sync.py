@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import selectors
 from games.models import Partie, Rachat
-from games.replays import summary_of
 from tests.factories import decide, hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_a_queued_rachat_is_recorded_once_however_often_it_is_sent(phone, partie
     assert list(Rachat.objects.values_list("donne__number", "joueur__name", "accepted")) == [
         (2, "David", True)
     ]
-    assert summary_of(partie).pending == []
+    assert selectors.summary_of(partie).pending == []
 
 
 def test_a_rachat_decided_otherwise_on_another_phone_is_refused_with_the_servers_words(

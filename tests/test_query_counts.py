@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import replays, services
+from games import replays, selectors, services
 from games.models import Hand, Partie, Rachat
 from tests.factories import decide, hand, make_partie, make_user, play
 
@@ -162,7 +162,7 @@ def crossed(donnes: int) -> tuple[Partie, int]:
         settlement=partie.settlement,
     )
     chloe = partie.joueurs.get(name="Chloé")
-    total = replays.states_of(partie, last=1)[0].totals["Chloé"]
+    total = selectors.states_of(partie, last=1)[0].totals["Chloé"]
     play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand(points=max(100 - total, 1) + 50))
     return partie, chloe.pk
 
@@ -215,4 +215,29 @@ def test_a_delete_costs_the_same_queries_at_5_and_300_donnes(
         response = client.post(url, {"etat": str(partie.revision)})
     assert response.status_code == 302
     assert partie.donnes.count() == donnes - 1
+    assert replays.agrees(partie)
+
+
+# Changing a decision already given (the undo at hand, a change of mind): the same read as a
+# decision, the claim, the hands with their donne and the decisions from that donne with the
+# cagnotte's ticks, the rachat updated, the states replaced in place and the summary tagged;
+# the answer is a redirect (the page is drawn by the next request).
+CHANGE_QUERIES = 12
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+def test_changing_a_rachat_decision_costs_the_same_queries_at_5_and_300_donnes(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie, chloe = crossed(donnes)
+    services.rachat_decide(partie=partie, joueur=partie.joueurs.get(pk=chloe), accepted=True)
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    partie.refresh_from_db()
+    url = reverse("rachat_change", args=[partie.pk, donnes + 1, chloe])
+    with django_assert_num_queries(CHANGE_QUERIES):
+        response = client.post(url, {"decision": "abandonner", "etat": str(partie.revision)})
+    assert response.status_code == 302
+    changed = Rachat.objects.get(donne__partie=partie, donne__number=donnes + 1, joueur_id=chloe)
+    assert changed.accepted is False
     assert replays.agrees(partie)

@@ -31,7 +31,7 @@ def test_an_abandon_becomes_a_rachat_and_the_partie_is_replayed(partie) -> None:
     decide(partie, "Chloé", False)
     change = services.rachat_change(
         partie=partie, donne_number=1, joueur=chloe(partie), accepted=True
-    )
+    ).change
     assert change.totals == {"Chloé": (120, 20)}
     assert Rachat.objects.get().accepted is True
     _data, result = partie_replay(partie)
@@ -42,7 +42,7 @@ def test_the_same_answer_changes_nothing(partie) -> None:
     decide(partie, "Chloé", True)
     change = services.rachat_change(
         partie=partie, donne_number=1, joueur=chloe(partie), accepted=True
-    )
+    ).change
     assert change.totals == {}
 
 

@@ -76,7 +76,7 @@ def test_a_partie_ended_by_a_decision_and_a_fixed_manche_end_agree(alice) -> Non
     for _ in range(4):
         play(partie, "Anne", "rami", Bruno=hand("K Q"))
     agrees_everywhere()
-    assert replays.summary_of(Partie.objects.get(pk=partie.pk)).end_reason == "fixed_manches"
+    assert selectors.summary_of(Partie.objects.get(pk=partie.pk)).end_reason == "fixed_manches"
 
 
 def test_a_stored_replay_of_another_engine_is_replayed_on_read_and_stored_by_a_write(
@@ -86,7 +86,7 @@ def test_a_stored_replay_of_another_engine_is_replayed_on_read_and_stored_by_a_w
     monkeypatch.setattr(replays, "ENGINE_VERSION", "a-later-engine")
     monkeypatch.setattr(selectors, "ENGINE_VERSION", "a-later-engine")
     with caplog.at_level(logging.WARNING, logger="games.selectors"):
-        summary = replays.summary_of(Partie.objects.select_related("result").get(pk=partie.pk))
+        summary = selectors.summary_of(Partie.objects.select_related("result").get(pk=partie.pk))
     _data, fresh = partie_replay(partie)
     assert summary.final.ranking == fresh.final.ranking
     # A read never writes: the stale summary stays until a write, under its lock, stores it.
@@ -101,7 +101,7 @@ def test_a_stored_replay_of_another_engine_is_replayed_on_read_and_stored_by_a_w
 def test_a_change_made_outside_the_app_is_seen_and_rebuilt(alice, client) -> None:
     partie = partie_p1(alice)
     before = Partie.objects.get(pk=partie.pk).revision
-    chloe = replays.states_of(partie, last=1)[0].totals["Chloé"]
+    chloe = selectors.states_of(partie, last=1)[0].totals["Chloé"]
     # A manual fix in the database: Chloé kept 20 points more at donne 4 (12 → 32).
     with connection.cursor() as cursor:
         cursor.execute(
@@ -121,7 +121,7 @@ def test_a_missing_stored_replay_is_rebuilt_on_read(alice) -> None:
     partie = partie_p1(alice)
     PartieResult.objects.filter(partie=partie).delete()
     DonneResult.objects.filter(partie=partie).delete()
-    stored = replays.load(Partie.objects.get(pk=partie.pk))
+    stored = selectors.partie_state(Partie.objects.get(pk=partie.pk))
     assert [s.number for s in stored.states] == [1, 2, 3, 4]
     _data, fresh = partie_replay(partie)
     assert stored.states == fresh.states

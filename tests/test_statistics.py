@@ -16,11 +16,18 @@ from games import services
 from games.display.statistics import Filters, build_statistics
 from games.files import Uploaded
 from games.models import Partie
+from games.selectors import statistics_parties
 from games.services.imports import parties_import
 from tests.factories import decide, hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
 TABLE = ["Anne", "Bruno", "Chloé"]
+
+
+def statistics(owner, filters: Filters):
+    """The page's statistics as its view builds them: read, then arranged."""
+    parties = statistics_parties(owner, preset=filters.preset, since=filters.since())
+    return build_statistics(filters, *parties)
 
 
 def three_parties(owner) -> list[Partie]:
@@ -64,7 +71,7 @@ def test_three_known_parties(alice, bob) -> None:
     three_parties(alice)
     make_partie(alice, joueurs=TABLE, name="Jeudi, pas finie")
     make_partie(bob, joueurs=TABLE, name="Chez Bob")
-    stats = build_statistics(alice, Filters())
+    stats = statistics(alice, Filters())
     assert (stats.finished, stats.in_progress) == (3, 1)
     assert [p.name for p in stats.players] == TABLE
     assert stats.win_labels == ["Rami", "Rami de la main"]
@@ -111,7 +118,7 @@ def test_three_known_parties(alice, bob) -> None:
 
 def test_the_money_chart_adds_up_each_party(alice) -> None:
     three_parties(alice)
-    stats = build_statistics(alice, Filters())
+    stats = statistics(alice, Filters())
     [(currency, svg)] = stats.charts
     assert currency == "EUR"
     # After Lundi, Mardi, Mercredi: Anne 0 → 4 → 3 → −2,20 €; the zero line is drawn.
@@ -122,9 +129,9 @@ def test_the_money_chart_adds_up_each_party(alice) -> None:
 def test_the_filters_by_preset_and_period(alice) -> None:
     lundi, _mardi, _mercredi = three_parties(alice)
     Partie.objects.filter(pk=lundi.pk).update(created_at=timezone.now() - dt.timedelta(days=40))
-    assert build_statistics(alice, Filters(period="30j")).finished == 2
-    assert build_statistics(alice, Filters(period="tout")).finished == 3
-    assert build_statistics(alice, Filters(preset="rami40")).finished == 0
+    assert statistics(alice, Filters(period="30j")).finished == 2
+    assert statistics(alice, Filters(period="tout")).finished == 3
+    assert statistics(alice, Filters(preset="rami40")).finished == 0
     assert Filters.from_query({"variante": "poker", "periode": "jamais"}) == Filters()
 
 
@@ -189,7 +196,7 @@ def test_final_totals_are_averaged_per_preset(client, alice) -> None:
     # docs/rules.md R17: a rami sec gives each loser a flat 200.
     play(jeudi, "Bruno", "rami_sec")
     services.partie_close(partie=jeudi)
-    anne = line(build_statistics(alice, Filters()), "Anne")
+    anne = line(statistics(alice, Filters()), "Anne")
     assert anne.averages == [("Rami classique", Decimal("49.0")), ("Rami 51", Decimal("200.0"))]
     assert anne.average_total is None
     client.force_login(alice)

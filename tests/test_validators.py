@@ -17,11 +17,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import selectors, services
 from games.files import BACKUP_FORMAT, export_dict
 from games.models import Partie
-from games.replays import load
-from games.selectors import partie_load
 from games.services.parties import note_etat
 from tests.factories import hand, make_partie, play
 
@@ -51,7 +49,7 @@ REFUSED = {
 def export(alice) -> dict:
     partie = make_partie(alice, name="Mardi", joueurs=["Anne", "Bruno"])
     play(partie, "Anne", "rami", Bruno=hand("K"))
-    return export_dict(partie_load(partie), load(partie))
+    return export_dict(selectors.partie_export(partie))
 
 
 @pytest.fixture
@@ -141,7 +139,7 @@ def test_a_dealer_the_donne_form_refuses_is_refused_by_the_import(alice, importe
     play(partie, "Anne", "rami", Bruno=hand(points=10), Chloé=hand(points=120))
     services.rachat_decide(partie=partie, joueur=partie.joueurs.get(name="Chloé"), accepted=False)
     play(partie, "Bruno", "rami", Anne=hand("K"))
-    export = export_dict(partie_load(partie), load(partie))
+    export = export_dict(selectors.partie_export(partie))
     assert export["donneurs"] == ["Anne", "Bruno"]
     for dealers, message in [
         (

@@ -12,12 +12,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from games import replays
 from games.centimes import from_centimes
 from games.display.cagnotte import ZERO, Due, Transfer, build_cagnotte
-from games.models import Partie, Rachat
+from games.models import Partie
 from games.scoring import POT, positions_with_pot, settle
 from games.scoring.players import person_key
+from games.selectors import PartieState
 
 
 @dataclass
@@ -97,19 +97,14 @@ class Accounts:
         return [person for evening in self.evenings for person in evening.to_pot]
 
 
-def build_accounts(parties: Iterable[Partie]) -> Accounts:
-    """From the stored replays of the parties (selectors.parties_of) and their rachats: a
-    fixed number of queries however many donnes they have."""
-    parties = list(parties)
-    rachats: dict[int, list[Rachat]] = {}
-    owners = {p.owner_id for p in parties}
-    accepted = Rachat.objects.filter(donne__partie__owner__in=owners, accepted=True)
-    for rachat in accepted.select_related("donne"):
-        rachats.setdefault(rachat.donne.partie_id, []).append(rachat)
+def build_accounts(parties: Iterable[PartieState]) -> Accounts:
+    """From the stored replays of the parties and their rachats bought back
+    (selectors.parties_money): nothing read here."""
     by_day: dict[tuple[date, str], _Day] = {}
     spelled: dict[str, str] = {}  # name_key: the first spelling met
-    for partie in sorted(parties, key=lambda p: p.created_at):
-        cagnotte = build_cagnotte(replays.listed(partie), rachats.get(partie.pk, []))
+    for stored in sorted(parties, key=lambda s: s.partie.created_at):
+        partie = stored.partie
+        cagnotte = build_cagnotte(stored, stored.accepted)
         for due in cagnotte.dues:
             spelled.setdefault(person_key(due.joueur.name), due.joueur.name)
         day = timezone.localdate(partie.created_at)

@@ -10,12 +10,10 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import replays
 from games.centimes import from_centimes
 from games.display.colours import glyph, player_colours
 from games.display.names import short_labels
 from games.models import Joueur, Partie
-from games.replays import Stored
 from games.scoring import (
     DECLINED,
     DEFINITIVE_EXCLUSION,
@@ -26,6 +24,7 @@ from games.scoring import (
     is_out,
     next_number,
 )
+from games.selectors import PartieState, Summary, state_at
 
 # Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
@@ -104,7 +103,7 @@ class PendingCard:
 
 @dataclass
 class Marque:
-    stored: Stored
+    stored: PartieState
     rows: list[Row]
     players: list[PlayerLine]
     pending: list[PendingCard] = field(default_factory=list)
@@ -118,7 +117,7 @@ class Marque:
         return self.stored.config
 
     @property
-    def summary(self) -> replays.Summary:
+    def summary(self) -> Summary:
         return self.stored.summary
 
     @property
@@ -186,7 +185,7 @@ class Marque:
             return self._seated(None)
         state = next((s for s in self.states if s.number == number - 1), None)
         if state is None:
-            state = replays.state_at(self.partie, min(number - 1, self.summary.applied))
+            state = state_at(self.partie, min(number - 1, self.summary.applied))
         return self._seated(state.in_race if state else None)
 
     def _seated(self, names: list[str] | None) -> list[Joueur]:
@@ -224,7 +223,7 @@ def cells_of(state: DonneState, names: list[str]) -> list[Cell]:
     return cells
 
 
-def build_marque(stored: Stored) -> Marque:
+def build_marque(stored: PartieState) -> Marque:
     preset = get_preset(stored.partie.preset)
     labels = preset.all_win_types()
     summary = stored.summary

@@ -16,7 +16,7 @@ from games.centimes import from_centimes
 from games.display.chart import LEGEND_ROW, Tick, legend_entry, nice_step, player_line, tenth
 from games.display.colours import first_free
 from games.display.numbers import format_money
-from games.replays import Stored
+from games.selectors import PartieState
 
 # Drawn for a phone's width: a smaller canvas than the printed score chart, so that its words
 # stay readable once scaled down to the screen.
@@ -35,7 +35,7 @@ class Series:
     colour: int | None = None  # his habitué's colour and marker (games/display/colours.py)
 
 
-def money_series(parties: Sequence[Stored], currency: str) -> list[Series]:
+def money_series(parties: Sequence[PartieState], currency: str) -> list[Series]:
     """Each habitué who won or lost money in ``currency``, the parties in the given order
     (the oldest first): his net added up after each one, flat where he did not play."""
     in_currency = [s for s in parties if s.partie.currency == currency]

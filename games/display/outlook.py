@@ -9,10 +9,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import replays
 from games.display.numbers import number
-from games.models import Joueur, Partie
+from games.models import Joueur
 from games.scoring import RamiError, replay
+from games.selectors import PartieState
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,11 @@ def _input(winner: Joueur | None, win: str, hands: dict[Joueur, dict[str, Any]])
     }
 
 
-def donne_outlook(partie: Partie, cleaned: dict[str, Any]) -> list[Outlook]:
+def donne_outlook(stored: PartieState, cleaned: dict[str, Any]) -> list[Outlook]:
     """The lines of every player the donne is dealt to, or [] when it cannot be told (a
-    decision still to take, a partie over, a donne the engine refuses: the form says why)."""
-    stored = replays.load(partie, last=1)
+    decision still to take, a partie over, a donne the engine refuses: the form says why).
+    ``stored``: the partie with its latest state (selectors.partie_state, ``last=1``)."""
+    partie = stored.partie
     if stored.summary.pending or stored.summary.over or stored.summary.blocked:
         return []
     if "winner_joueur" not in cleaned or "hands" not in cleaned:

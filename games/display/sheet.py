@@ -17,8 +17,9 @@ from games.display.chart import score_chart
 from games.display.marque import Cell, cells_of
 from games.display.numbers import format_money, number, signed
 from games.display.observations import observations
-from games.replays import Stored
+from games.models import Rachat
 from games.scoring import Config, Preset, gave_up, get_preset, is_out
+from games.selectors import PartieState
 
 BLANK_ROWS = 25
 # The printed pages, counted here so that each can say "page 2 / 5" in its own content: every
@@ -267,9 +268,14 @@ def money_options(config: Config, currency: str) -> str:
     return " · ".join(parts) or gettext("sans argent")
 
 
-def build_sheet(stored: Stored, dealers: dict[int, str] | None = None) -> Sheet:
-    """The whole marque: ``stored`` holds every state (replays.load(partie)); ``dealers``
-    who dealt each donne, by number."""
+def build_sheet(
+    stored: PartieState,
+    dealers: dict[int, str] | None = None,
+    rachats: list[Rachat] | None = None,
+) -> Sheet:
+    """The whole marque: ``stored`` holds every state (partie_state(partie)); ``dealers``
+    who dealt each donne, by number; ``rachats`` those bought back, for the transfers once a
+    donne is applied (selectors.bought_back)."""
     dealers = dealers or {}
     partie = stored.partie
     preset = get_preset(partie.preset)
@@ -306,7 +312,7 @@ def build_sheet(stored: Stored, dealers: dict[int, str] | None = None) -> Sheet:
     pot = gettext("La cagnotte")
     transfers = [
         (pot if v.from_pot else v.payer, v.payee, v.amount)
-        for v in (money_transfers(stored) if summary.applied or summary.over else [])
+        for v in (money_transfers(stored, rachats or []) if summary.applied or summary.over else [])
     ]
     if summary.pending:
         end_note = gettext("Classement provisoire : un rachat reste à décider.")

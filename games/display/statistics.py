@@ -1,5 +1,6 @@
 """The Statistiques page: each habitué of an account across its finished parties, from their
-stored replays (games/replays.py) in a fixed number of queries whatever the number of parties.
+stored replays, read by games/selectors.py in a fixed number of queries whatever the number
+of parties.
 
 Nothing here counts a point: the ranking, the totals, the rachats, the exits and the money
 are the engine's, as the stored replay holds them; this only adds them up per habitué."""
@@ -11,17 +12,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
-from games import replays
 from games.centimes import from_centimes
 from games.display.money_chart import money_chart, money_series
 from games.models import Habitue, Partie
-from games.replays import Stored
 from games.scoring import DEFINITIVE_EXCLUSION, PRESETS, gave_up, get_preset
+from games.selectors import PartieState
 
 PERIODS = {
     "tout": gettext_lazy("Depuis toujours"),
@@ -63,19 +62,6 @@ class Filters:
                 year_ago = midnight.replace(year=midnight.year - 1, day=28)
             return year_ago + dt.timedelta(days=1)
         return None
-
-    def parties(self, owner) -> QuerySet[Partie]:
-        """The account's parties in these filters, oldest first, with their stored results
-        and players: two queries."""
-        rows = Partie.objects.filter(owner=owner)
-        if self.preset:
-            rows = rows.filter(preset=self.preset)
-        since = self.since()
-        if since is not None:
-            rows = rows.filter(created_at__gte=since)
-        return (
-            rows.select_related("result").prefetch_related("joueurs").order_by("created_at", "pk")
-        )
 
 
 @dataclass
@@ -184,11 +170,11 @@ class Statistics:
         return not self.finished
 
 
-def _player_of(stored: Stored) -> dict[str, Habitue]:
+def _player_of(stored: PartieState) -> dict[str, Habitue]:
     return {j.name: j.habitue for j in stored.joueurs if j.habitue is not None}
 
 
-def _win_labels(parties: Iterable[Stored], preset: str) -> list[str]:
+def _win_labels(parties: Iterable[PartieState], preset: str) -> list[str]:
     keys = (
         [preset] if preset else sorted({s.partie.preset for s in parties}, key=list(PRESETS).index)
     )
@@ -201,20 +187,13 @@ def _win_labels(parties: Iterable[Stored], preset: str) -> list[str]:
     return labels
 
 
-def build_statistics(owner, filters: Filters) -> Statistics:
-    """Every habitué of ``owner`` across the finished parties in ``filters``: the parties
-    and their players (two queries), every stored state of the finished ones (one more),
-    and the habitués (one more)."""
-    parties = list(filters.parties(owner))
-    summaries = {p.pk: replays.summary_of(p) for p in parties}
-    finished = [p for p in parties if summaries[p.pk].over]
-    everything = replays.loaded_all(finished)
-    habitues = list(Habitue.objects.filter(owner=owner).order_by("key"))
-    by_id = {h.pk: h for h in habitues}
-    for p in parties:
-        # The prefetched players point at their habitué by id: give them the one loaded.
-        for j in p.joueurs.all():
-            j.habitue = by_id.get(j.habitue_id)
+def build_statistics(
+    filters: Filters, everything: list[PartieState], in_progress: int
+) -> Statistics:
+    """Every habitué across the finished parties in ``filters``: ``everything`` holds them
+    with every state and their players' habitués, ``in_progress`` counts those left out
+    (selectors.statistics_parties)."""
+    finished = [s.partie for s in everything]
     stats: dict[int, PlayerStats] = {}
     pairs: dict[tuple[int, int], HeadToHead] = {}
     for stored in everything:
@@ -239,7 +218,7 @@ def build_statistics(owner, filters: Filters) -> Statistics:
         filters=filters,
         players=players,
         finished=len(finished),
-        in_progress=len(parties) - len(finished),
+        in_progress=in_progress,
         win_labels=labels,
         head_to_head=head,
         currencies=currencies,
@@ -248,7 +227,7 @@ def build_statistics(owner, filters: Filters) -> Statistics:
 
 
 def _count(
-    stored: Stored, stats: dict[int, PlayerStats], pairs: dict[tuple[int, int], HeadToHead]
+    stored: PartieState, stats: dict[int, PlayerStats], pairs: dict[tuple[int, int], HeadToHead]
 ) -> None:
     """One finished partie added to its habitués' statistics."""
     partie = stored.partie

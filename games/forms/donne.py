@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import translated
 from games.models import Donne, Joueur
+from games.models import Hand as StoredHand  # the engine's Hand is what a hand holds
 from games.scoring import (
     BOX_MAX_POINTS,
     FRENCH_LETTERS,
@@ -129,12 +130,19 @@ class DonneForm(forms.Form):
         return form
 
     @classmethod
-    def from_donne(cls, marque: Marque, donne: Donne, data: QueryDict | None = None) -> DonneForm:
-        """The edit form of a stored donne: what was recorded, for those then en course."""
+    def from_donne(
+        cls,
+        marque: Marque,
+        donne: Donne,
+        data: QueryDict | None = None,
+        hands: list[StoredHand] | None = None,
+    ) -> DonneForm:
+        """The edit form of a stored donne: what was recorded (``hands``, its hands:
+        selectors.donne_hands), for those then en course; or what was posted (``data``)."""
         joueurs = marque.in_race_before(donne.number)
         if data is None:
             data = QueryDict(mutable=True)
-            data.update(cls._stored(marque, donne))
+            data.update(cls._stored(marque, donne, hands or []))
             data["en_course"] = cls._en_course(joueurs)
         return cls._for(marque, joueurs, data)
 
@@ -155,7 +163,7 @@ class DonneForm(forms.Form):
         return chosen if chosen and len(chosen) == len(wanted) else None
 
     @classmethod
-    def _stored(cls, marque: Marque, donne: Donne) -> dict[str, str]:
+    def _stored(cls, marque: Marque, donne: Donne, hands: list[StoredHand]) -> dict[str, str]:
         data = {
             "winner": str(donne.winner_id) if donne.winner_id else TALON_EPUISE,
             "dealer": str(donne.dealer_id) if donne.dealer_id else "",
@@ -163,7 +171,7 @@ class DonneForm(forms.Form):
             "etat": marque.etat,
         }
         by_id = {j.pk: j for j in marque.stored.joueurs}
-        for hand in donne.hands.all():
+        for hand in hands:
             joueur = by_id[hand.joueur_id]
             data[cls._jokers(joueur)] = str(hand.jokers)
             if hand.points is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games.services.donnes import (
     DonneRecorded,
+    RachatChanged,
     RachatDecided,
     donne_create,
     donne_delete,
@@ -25,6 +26,7 @@ from games.services.sharing import partie_share, partie_unshare
 __all__ = [
     "Change",
     "DonneRecorded",
+    "RachatChanged",
     "RachatDecided",
     "Repriced",
     "donne_create",

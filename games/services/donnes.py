@@ -17,7 +17,7 @@ from games.errors import PartieError
 from games.models import DeletedDonneKey, Donne, Hand, Joueur, Partie, Rachat
 from games.scoring import RamiError, check_next_donne, replay
 from games.scoring.dealer import can_deal
-from games.selectors import PartieState, partie_state
+from games.selectors import PartieState, partie_state, tail_from
 from games.services.locked import (
     Change,
     change,
@@ -27,8 +27,7 @@ from games.services.locked import (
     locked,
     rachat_prices,
     refund,
-    tail,
-    tail_from,
+    store_from,
 )
 
 Hands = dict[Joueur, dict[str, Any]]
@@ -235,27 +234,27 @@ def donne_update(
     if not 1 <= number <= summary.recorded:
         raise PartieError("etat_perime")  # deleted meanwhile: the page shows the fresh state
     later = tail_from(state, number)
-    inputs = later.data.inputs()
-    index = number - later.data.first
+    inputs = later.inputs()
+    index = number - later.first
     # Keep this donne's rachat decisions: they still apply if the same players cross.
     inputs[index] = {**_input(winner, win, hands), "rachat": inputs[index]["rachat"]}
     after = later.replay(inputs)
-    stored = later.data.donne(number)
+    stored = later.donne(number)
     row = (stored.winner_id, stored.win, stored.dealer_id)
     stored.winner, stored.win = winner, win
     if dealer is not None:
         # docs/rules.md "Le donneur": corrected by hand, one of those dealt to (the engine's
         # can_deal); the replay does not read it.
-        in_race = later.after.in_race if later.after else later.data.names
+        in_race = later.after.in_race if later.after else later.names
         if dealer.partie_id != partie.pk or not can_deal(in_race, dealer.name):
             raise PartieError("donneur_invalide")
         stored.dealer = dealer
     _clean_donne(stored)
     if (stored.winner_id, stored.win, stored.dealer_id) != row:
         stored.save(update_fields=["winner", "win", "dealer", "updated_at"])
-    _replace_hands(stored, hands, later.data.hands_of(stored))
-    removed, refunds = drop_stale_decisions(later.data, after, rachat_prices(later.before))
-    summary_after = later.store(after, recorded=summary.recorded)
+    _replace_hands(stored, hands, later.hands_of(stored))
+    removed, refunds = drop_stale_decisions(later, after, rachat_prices(later.before))
+    summary_after = store_from(later, after, recorded=summary.recorded)
     return change(later, after, summary_after, removed, refunds)
 
 
@@ -290,12 +289,12 @@ def donne_delete(
     if not 1 <= number <= summary.recorded:
         raise PartieError("etat_perime")
     later = tail_from(state, number, with_hands=False)
-    inputs = later.data.inputs()
-    del inputs[number - later.data.first]
+    inputs = later.inputs()
+    del inputs[number - later.first]
     after = later.replay(inputs)
     prices = rachat_prices(later.before)
-    gone = later.data.donne(number)
-    decisions = later.data.rachats_of(gone)
+    gone = later.donne(number)
+    decisions = later.rachats_of(gone)
     # The deleted donne's own rachats go with it: give back what was paid.
     refunds = [due for rachat in decisions if (due := refund(rachat, number, prices))]
     if gone.idempotency_key is not None:
@@ -309,8 +308,8 @@ def donne_delete(
         moved = Donne.objects.filter(partie=partie, number__gt=1_000_000)
         moved.update(number=F("number") - 1_000_001)
     _renumbered(later, number)
-    removed, stale_refunds = drop_stale_decisions(later.data, after, prices)
-    summary_after = later.store(after, recorded=summary.recorded - 1)
+    removed, stale_refunds = drop_stale_decisions(later, after, prices)
+    summary_after = store_from(later, after, recorded=summary.recorded - 1)
     return change(later, after, summary_after, removed, refunds + stale_refunds)
 
 
@@ -326,11 +325,10 @@ def _delete_donne(donne: Donne, decided: bool) -> None:
 def _renumbered(later, number: int) -> None:
     """The loaded donnes as the database now holds them: donne ``number`` gone, later ones
     one lower (what the two updates above did)."""
-    data = later.data
-    gone = data.donnes.pop(number - data.first)
-    data.hands.pop(gone.pk, None)
-    data.rachats.pop(gone.pk, None)
-    for moved in data.donnes[number - data.first :]:
+    gone = later.donnes.pop(number - later.first)
+    later.hands.pop(gone.pk, None)
+    later.rachats.pop(gone.pk, None)
+    for moved in later.donnes[number - later.first :]:
         moved.number -= 1
 
 
@@ -359,27 +357,35 @@ def rachat_decide(
             return RachatDecided(latest, state)
         raise PartieError("pas_de_decision", player=joueur.name)
     later = tail_from(state, pending.donne)
-    inputs = later.data.inputs()
-    inputs[pending.donne - later.data.first]["rachat"][joueur.name] = accepted
+    inputs = later.inputs()
+    inputs[pending.donne - later.first]["rachat"][joueur.name] = accepted
     # Declining can make later donnes impossible (he won one of them): the engine says so.
     after = later.replay(inputs)
-    rachat = Rachat(donne=later.data.donne(pending.donne), joueur=joueur, accepted=accepted)
+    rachat = Rachat(donne=later.donne(pending.donne), joueur=joueur, accepted=accepted)
     rachat.save()
-    summary = later.store(after, recorded=summary.recorded)
+    summary = store_from(later, after, recorded=summary.recorded)
     if accepted and state.accepted is not None:
         state.accepted.append(rachat)
     return RachatDecided(rachat, _replayed(state, later, after, summary))
 
 
 def _replayed(state: PartieState, later, after, summary) -> PartieState:
-    """The state as a write from donne ``later.data.first`` left it: the states before it
+    """The state as a write from donne ``later.first`` left it: the states before it
     kept, its replay's after them, as many as were loaded."""
-    first = later.data.first
+    first = later.first
     kept = [s for s in state.states if s.number < first]
     states = kept + list(after.states)
     return replace(
         state, summary=summary, states=states[-len(state.states) :] if state.states else states
     )
+
+
+@dataclass(frozen=True)
+class RachatChanged:
+    """What changing an answer did, and the partie as it left it."""
+
+    change: Change
+    state: PartieState
 
 
 @transaction.atomic
@@ -390,21 +396,24 @@ def rachat_change(
     joueur: Joueur,
     accepted: bool,
     etat: str | None = None,
-) -> Change:
+    state: PartieState | None = None,
+) -> RachatChanged:
     """Change a crosser's answer at donne ``donne_number`` (a mis-tap on "Abandonner", or a
     table that changes its mind): the partie is replayed from that donne, as an edit is.
     The engine refuses when later donnes no longer fit (he declined, then won a later one;
-    he buys back, but later donnes have no hand of his)."""
-    partie, summary = locked(partie, etat)
-    later = tail(partie, summary, donne_number)
-    donne = later.data.donne(donne_number)
-    rachat = next((r for r in later.data.rachats_of(donne) if r.joueur_id == joueur.pk), None)
+    he buys back, but later donnes have no hand of his). ``state``: the partie as the page
+    read it, used as donne_create uses it."""
+    state = _claimed(partie, state, etat)
+    summary = state.summary
+    later = tail_from(state, donne_number)
+    donne = later.donne(donne_number)
+    rachat = next((r for r in later.rachats_of(donne) if r.joueur_id == joueur.pk), None)
     if rachat is None:
         raise PartieError("pas_de_decision", player=joueur.name)
     if rachat.accepted == accepted:
-        return Change()  # the same answer tapped twice
-    inputs = later.data.inputs()
-    inputs[donne_number - later.data.first]["rachat"][joueur.name] = accepted
+        return RachatChanged(Change(), state)  # the same answer tapped twice
+    inputs = later.inputs()
+    inputs[donne_number - later.first]["rachat"][joueur.name] = accepted
     after = later.replay(inputs)
     prices = rachat_prices(later.before)
     # A rachat marked paid that becomes an abandon: its money goes back (R11).
@@ -412,7 +421,9 @@ def rachat_change(
     rachat.accepted = accepted
     rachat.paid = False
     rachat.save(update_fields=["accepted", "paid"])
-    removed, stale_refunds = drop_stale_decisions(later.data, after, prices)
-    partie.save(update_fields=["updated_at"])
-    summary_after = later.store(after, recorded=summary.recorded)
-    return change(later, after, summary_after, removed, refunds + stale_refunds)
+    removed, stale_refunds = drop_stale_decisions(later, after, prices)
+    summary_after = store_from(later, after, recorded=summary.recorded)
+    changed = change(later, after, summary_after, removed, refunds + stale_refunds)
+    # The rachats bought back are no longer those read: the cagnotte reads them again.
+    left = replace(_replayed(state, later, after, summary_after), accepted=None)
+    return RachatChanged(changed, left)

@@ -1,5 +1,5 @@
-"""What every write shares: the partie locked, its stored replay, the donnes to replay again,
-and what a change did to the partie."""
+"""What every write shares: the partie locked, its stored replay, the replay of the donnes
+loaded again (games/selectors.py ``tail``) stored, and what a change did to the partie."""
 
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ from games import replays
 from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Partie, Rachat
-from games.replays import Summary
 from games.scoring import DonneState, Replay, refund_due
-from games.selectors import PartieData, PartieState, partie_load, tail_load
+from games.selectors import PartieState, Summary
 
 
 @dataclass
@@ -73,50 +72,15 @@ def ensure_fresh(partie: Partie, etat: str | None) -> None:
         raise PartieError("etat_perime")
 
 
-@dataclass
-class Tail:
-    """The donnes from ``first`` on, to replay after the stored state before them, and what
-    the stored replay said of them before the write."""
-
-    data: PartieData
-    after: DonneState | None  # the state after donne first - 1
-    before: list[DonneState]  # stored states of donnes first.. (before the write)
-    summary: Summary
-
-    def replay(self, inputs: list[dict] | None = None) -> Replay:
-        return self.data.replay(inputs, after=self.after)
-
-    def store(self, result: Replay, *, recorded: int) -> Summary:
-        return replays.store(
-            self.data.partie, result, recorded=recorded, first=self.data.first, earlier=self.summary
-        )
+def store_from(later: PartieState, result: Replay, *, recorded: int) -> Summary:
+    """The replay of a write from donne ``later.first`` stored (selectors.tail, tail_from:
+    the states before it are stored already and unchanged)."""
+    return replays.store(
+        later.partie, result, recorded=recorded, first=later.first, earlier=later.summary
+    )
 
 
-def tail(partie: Partie, summary: Summary, first: int) -> Tail:
-    """Load what a write from donne ``first`` needs: those donnes and the state before. The
-    states are stored up to the last applied donne: past it (donnes waiting for a decision)
-    the replay starts after that one."""
-    first = min(first, summary.applied + 1)
-    rows = replays.states_of(partie, since=max(first - 1, 1))
-    after = rows.pop(0) if first > 1 else None
-    return Tail(partie_load(partie, first=first), after, rows, summary)
-
-
-def tail_from(state: PartieState, first: int, *, with_hands: bool = True) -> Tail:
-    """``tail`` for a write that claimed the state it read: the stored states it holds are
-    the partie's, so the ones from ``first`` - 1 on come from it when it loaded them."""
-    summary = state.summary
-    first = min(first, summary.applied + 1)
-    since = max(first - 1, 1)
-    if state.states and state.states[0].number <= since:
-        rows = [s for s in state.states if s.number >= since]
-    else:
-        rows = replays.states_of(state.partie, since=since)
-    after = rows.pop(0) if first > 1 else None
-    return Tail(tail_load(state, first, with_hands=with_hands), after, rows, summary)
-
-
-def change(tail: Tail, after: Replay, summary_after: Summary, removed, refunds) -> Change:
+def change(tail: PartieState, after: Replay, summary_after: Summary, removed, refunds) -> Change:
     before_last = tail.before[-1] if tail.before else tail.after
     after_last = after.states[-1] if after.states else tail.after
     old = before_last.totals if before_last else {}
@@ -158,7 +122,7 @@ def refund(
 
 
 def drop_stale_decisions(
-    data: PartieData, result: Replay, prices: dict[tuple[int, str], int]
+    data: PartieState, result: Replay, prices: dict[tuple[int, str], int]
 ) -> tuple[list[tuple[int, str]], list[tuple[int, str, Decimal]]]:
     """docs/rules.md R5: a decision only exists for a crossing; an edit can take the crossing
     away. A rachat already marked paid then has money to give back (R11)."""

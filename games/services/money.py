@@ -12,6 +12,7 @@ from games.centimes import from_centimes
 from games.errors import PartieError
 from games.models import Joueur, Partie, Rachat
 from games.options import config_of
+from games.selectors import states_of
 from games.services.locked import locked, rachat_prices
 
 
@@ -71,7 +72,7 @@ def partie_update_money(
     (or a donne) refuses it, rather than putting the old price back."""
     partie, _summary = locked(partie, etat)
     old_stake = partie.stake
-    before = rachat_prices(replays.states_of(partie))
+    before = rachat_prices(states_of(partie))
     partie.stake, partie.rachat_price = stake, rachat_price
     partie.point_value, partie.settlement = point_value, settlement
     partie.full_clean()
@@ -79,7 +80,7 @@ def partie_update_money(
     partie.save(update_fields=[*MONEY_FIELDS, "updated_at"])
     # Prices change the pot and the money of every rachat: the whole partie is replayed.
     data, _result, _summary = replays.rebuild(partie)
-    after = rachat_prices(replays.states_of(partie))
+    after = rachat_prices(states_of(partie))
     repriced = [
         Repriced(j.name, None, old_stake, partie.stake)
         for j in data.joueurs

@@ -14,8 +14,9 @@ from games.errors import PartieError
 from games.models import Joueur, Partie
 from games.options import config_of
 from games.scoring import check_players, get_preset
+from games.selectors import tail
 from games.services.habitues import link_habitues
-from games.services.locked import locked, tail
+from games.services.locked import locked, store_from
 from games.validators import note_problem, note_text
 
 # An account keeps at most this many parties (README "Limits"): a table playing every evening
@@ -110,5 +111,5 @@ def _set_ended(partie: Partie, summary, ended: bool) -> Partie:
     partie.ended = ended
     partie.save(update_fields=["ended", "updated_at"])
     last = tail(partie, summary, summary.recorded)
-    last.store(last.replay(), recorded=summary.recorded)
+    store_from(last, last.replay(), recorded=summary.recorded)
     return partie

@@ -18,7 +18,14 @@ from games.errors import translated
 from games.forms import DonneForm
 from games.models import Donne, Partie, Rachat
 from games.scoring import RamiError, get_preset
-from games.selectors import PartieState, partie_state_of, with_rachats
+from games.selectors import (
+    PartieState,
+    decisions_of,
+    donne_hands,
+    partie_state,
+    partie_state_of,
+    with_rachats,
+)
 from games.views.partie_page import (
     RECENT_DONNES,
     get_partie_for_user,
@@ -156,7 +163,8 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     form, _marque = _posted_form(request, partie)
     lines = form.previews()
     # An edit changes a donne in the middle: its totals are the save's to say (say_change).
-    outlook = [] if request.POST.get("modifie") else donne_outlook(partie, form.cleaned_data)
+    modifie = request.POST.get("modifie")
+    outlook = [] if modifie else donne_outlook(partie_state(partie, last=1), form.cleaned_data)
     context = {"lines": lines, "outlook": outlook, "outlook_swap": True}
     return render(request, "games/partie_detail.html#previews", context)
 
@@ -191,7 +199,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         donne = _donne_at(partie, number)
         if donne is None:
             raise Http404
-        form = DonneForm.from_donne(marque, donne)
+        form = DonneForm.from_donne(marque, donne, hands=donne_hands(donne))
     else:
         state = partie_state_of(request.user, pk, last=RECENT_DONNES)
         if state is None or not 1 <= number <= state.summary.recorded:
@@ -233,7 +241,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     context = {
         "partie": partie,
         "donne": donne,
-        "decisions": Rachat.objects.filter(donne=donne).select_related("joueur"),
+        "decisions": decisions_of(donne),
         "form": form,
         "marque": marque,
         "preset": get_preset(partie.preset),
@@ -328,20 +336,26 @@ def _say_decision(request: HttpRequest, marque: Marque, rachat: Rachat) -> None:
 def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) -> HttpResponse:
     """Change an answer already given (a mis-tap on "Abandonner", a change of mind): the
     partie is replayed from that donne, and the page says what changed."""
-    partie = get_partie_for_user(request, pk)
-    joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES)
+    if state is None:
+        raise Http404
+    partie = state.partie
+    joueur = next((j for j in state.joueurs if j.pk == joueur_pk), None)
+    if joueur is None:
+        raise Http404
     decision = request.POST.get("decision")
     if decision not in ("racheter", "abandonner"):
         messages.error(request, _("Choisissez « Se racheter » ou « Abandonner »."))
         return redirect("partie_detail", pk=partie.pk)
     accepted = decision == "racheter"
     try:
-        change = services.rachat_change(
+        changed = services.rachat_change(
             partie=partie,
             donne_number=number,
             joueur=joueur,
             accepted=accepted,
             etat=request.POST.get("etat", ""),  # empty: stale, as a wrong one
+            state=state,
         )
     except RamiError as err:
         if err.code == "etat_perime":
@@ -357,9 +371,8 @@ def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) ->
     else:
         text = _("Donne %(n)s : %(name)s abandonne finalement et quitte la partie.")
     messages.success(request, text % {"n": number, "name": joueur.name})
-    say_change(request, change, partie.currency)
-    partie.refresh_from_db()
-    marque = load_marque(partie)
+    say_change(request, changed.change, partie.currency)
+    marque = build_marque(changed.state)
     if marque.over:
         messages.warning(request, end_sentence(marque))
     return redirect("partie_detail", pk=partie.pk)

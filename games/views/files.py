@@ -15,12 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games import files, replays, services
-from games.dealing import dealer_names
+from games import files, services
 from games.errors import translated
 from games.forms import ImportForm
 from games.scoring import RamiError
-from games.selectors import partie_load, parties_loaded, parties_of
+from games.selectors import dealer_names, partie_export, partie_state, parties_loaded, parties_of
 from games.views.costly import costly, costly_post
 from games.views.partie_page import (
     get_partie_for_user,
@@ -33,7 +32,7 @@ from games.views.sheet import filename
 def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     # The BOM tells Excel the file is UTF-8 (accents in names).
-    stored = replays.load(partie)
+    stored = partie_state(partie)
     dealers = dealer_names(partie, stored.joueurs)
     body = "\ufeff" + files.export_csv(stored, dealers)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
@@ -45,7 +44,7 @@ def partie_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @costly
 def partie_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
-    body = files.export_json(partie_load(partie), replays.load(partie))
+    body = files.export_json(partie_export(partie))
     response = HttpResponse(body.encode("utf-8"), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename(partie, "json")}"'
     return response
@@ -85,7 +84,7 @@ def partie_import(request: HttpRequest) -> HttpResponse:
 def backup_download(request: HttpRequest) -> HttpResponse:
     """Every partie of the account in one JSON file, which the import page restores."""
     mine = list(parties_of(request.user))
-    parties = list(zip(parties_loaded(mine), replays.loaded_all(mine), strict=True))
+    parties = parties_loaded(mine)
     now = timezone.localtime()
     body = json.dumps(files.backup_dict(parties, now.isoformat()), ensure_ascii=False, indent=2)
     response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")

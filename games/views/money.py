@@ -21,7 +21,7 @@ from games.errors import translated
 from games.forms import MoneyForm
 from games.models import Partie, Rachat
 from games.scoring import RamiError
-from games.selectors import parties_of
+from games.selectors import bought_back, parties_money, parties_of
 from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
@@ -37,7 +37,7 @@ def _render_cagnotte(request: HttpRequest, partie: Partie) -> HttpResponse:
     context = {
         "partie": partie,
         "marque": marque,
-        "cagnotte": build_cagnotte(marque.stored),
+        "cagnotte": build_cagnotte(marque.stored, bought_back(marque.stored)),
         "money_form": MoneyForm(instance=partie),
         "swapped": True,
     }
@@ -107,5 +107,5 @@ def partie_money(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def comptes_argent(request: HttpRequest) -> HttpResponse:
-    accounts = build_accounts(parties_of(request.user))
+    accounts = build_accounts(parties_money(parties_of(request.user)))
     return render(request, "games/comptes_argent.html", {"accounts": accounts})

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import replays, services
+from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
@@ -17,6 +17,7 @@ from games.forms import DonneForm, MoneyForm, NoteForm
 from games.models import MAX_NOTE, Partie
 from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
+from games.selectors import bought_back, partie_state
 from games.services.parties import note_etat
 from games.views import fragments
 
@@ -36,7 +37,7 @@ RECENT_DONNES = 30
 def load_marque(partie: Partie, request: HttpRequest | None = None) -> Marque:
     """The partie from its stored replay: the latest donnes, or all of them with ?tout."""
     everything = request is not None and "tout" in request.GET
-    return build_marque(replays.load(partie, last=None if everything else RECENT_DONNES))
+    return build_marque(partie_state(partie, last=None if everything else RECENT_DONNES))
 
 
 def visible_rows(marque: Marque) -> dict[str, object]:
@@ -95,7 +96,7 @@ def _page_parts(
     return fragments.page_parts(
         request,
         context,
-        lambda: build_cagnotte(marque.stored),
+        lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
         keep=request.method == "GET" and not refused,
     )
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import replays, services
+from games import services
 from games.display.marque import Marque, build_marque
 from games.errors import translated
 from games.forms import NoteForm, PartieForm
@@ -25,7 +25,7 @@ from games.scoring import MAX_SEATS, RamiError
 from games.scoring.config import RULE_OPTIONS
 from games.scoring.dealer import rematch_seat
 from games.scoring.players import person_key_tables
-from games.selectors import parties_of
+from games.selectors import partie_listed, parties_of
 from games.services.habitues import habitues_of
 from games.throttle import give_back
 from games.views.guests import GUEST, guest_login, guest_refused
@@ -44,7 +44,7 @@ HOME_PARTIES = 5
 def _cards(parties) -> list[Marque]:
     """Each partie from its stored summary: the cost follows the parties listed, not their
     donnes."""
-    return [build_marque(replays.listed(partie)) for partie in parties]
+    return [build_marque(partie_listed(partie)) for partie in parties]
 
 
 def _split(listed: list[Marque]) -> list[tuple[str, list[Marque]]]:

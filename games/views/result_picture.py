@@ -6,9 +6,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
 
-from games import replays
 from games.display.marque import build_marque
 from games.display.result_picture import result_png
+from games.selectors import partie_state
 from games.views.partie_page import get_partie_for_user
 from games.views.sheet_cache import cached_render
 
@@ -23,7 +23,7 @@ def partie_result_png(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
 
     def png() -> bytes:
-        stored = replays.load(partie)  # every donne: the chart's data
+        stored = partie_state(partie)  # every donne: the chart's data
         return result_png(build_marque(stored), stored.states)
 
     response = cached_render(request, partie, "png", png, content_type="image/png")

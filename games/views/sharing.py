@@ -18,11 +18,11 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import replays, services
+from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
 from games.follow import follow_state
-from games.selectors import partie_shared
+from games.selectors import bought_back, partie_shared, partie_state
 from games.views import fragments
 from games.views.partie_page import (
     get_partie_for_user,
@@ -106,7 +106,9 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         # Kept rendered by the partie's state (games/views/fragments.py): the followers of one
         # table draw each new state once between them.
         context["parts"] = fragments.page_parts(
-            request, {**context, "readonly": True}, lambda: build_cagnotte(marque.stored)
+            request,
+            {**context, "readonly": True},
+            lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
         )
         response = render(request, template, context)
     response["ETag"] = etag
@@ -123,8 +125,8 @@ def partie_follow_chart(request: HttpRequest, token: str) -> HttpResponse:
     partie = partie_shared(token)
     if partie is None:
         raise Http404
-    players = build_marque(replays.load(partie, last=0))  # the key needs no state
-    html = fragments.chart(request, lambda: build_marque(replays.load(partie)), players)
+    players = build_marque(partie_state(partie, last=0))  # the key needs no state
+    html = fragments.chart(request, lambda: build_marque(partie_state(partie)), players)
     response = HttpResponse(html)
     response["X-Robots-Tag"] = "noindex"
     return response

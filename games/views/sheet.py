@@ -13,13 +13,14 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games import replays, sheet_files
+from games import sheet_files
 from games.display.marque import build_marque
 from games.display.sheet import Sheet, blank_sheet
 from games.errors import translated
 from games.models import Partie
 from games.pdf import html_to_pdf
 from games.scoring import PRESETS, RamiError, check_count
+from games.selectors import partie_state
 from games.views import fragments
 from games.views.costly import costly
 from games.views.partie_page import get_partie_for_user
@@ -85,6 +86,6 @@ def partie_chart(request: HttpRequest, pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     # Kept by the partie's state (games/views/fragments.py): drawn from every state only when
     # this state has not been drawn yet; its key needs only the players.
-    players = build_marque(replays.load(partie, last=0))
-    html = fragments.chart(request, lambda: build_marque(replays.load(partie)), players)
+    players = build_marque(partie_state(partie, last=0))
+    html = fragments.chart(request, lambda: build_marque(partie_state(partie)), players)
     return HttpResponse(html)
