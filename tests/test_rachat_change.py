@@ -74,3 +74,14 @@ def test_a_change_posted_without_a_state_is_stale_and_changes_nothing(partie) ->
     response = client.post(url, {"decision": "racheter", "etat": etat(partie)}, follow=True)
     assert "Donne 1 : Chloé se rachète finalement." in response.content.decode()
     assert Rachat.objects.get().accepted is True
+
+
+@pytest.mark.parametrize("number", [0, 2, 999])
+def test_a_donne_the_partie_does_not_have_is_not_found(partie, number) -> None:
+    decide(partie, "Chloé", False)
+    client = Client(raise_request_exception=False)
+    client.force_login(partie.owner)
+    url = reverse("rachat_change", args=[partie.pk, number, chloe(partie).pk])
+    response = client.post(url, {"decision": "racheter", "etat": etat(partie)})
+    assert response.status_code == 404
+    assert Rachat.objects.get().accepted is False

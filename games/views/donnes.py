@@ -337,7 +337,7 @@ def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) ->
     """Change an answer already given (a mis-tap on "Abandonner", a change of mind): the
     partie is replayed from that donne, and the page says what changed."""
     state = partie_state_of(request.user, pk, last=RECENT_DONNES)
-    if state is None:
+    if state is None or not 1 <= number <= state.summary.recorded:
         raise Http404
     partie = state.partie
     joueur = next((j for j in state.joueurs if j.pk == joueur_pk), None)
