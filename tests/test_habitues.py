@@ -144,7 +144,7 @@ def test_the_rematch_is_the_same_table_with_the_next_first_dealer(client, alice,
         alice,
         joueurs=["Anne", "Bruno", "Chloé"],
         preset="rami40",
-        stake=Decimal("1.50"),
+        mise_initiale=Decimal("1.50"),
         seuil=120,
         seuil_inclusive=True,
         first_dealer=3,
@@ -155,7 +155,7 @@ def test_the_rematch_is_the_same_table_with_the_next_first_dealer(client, alice,
     assert 'value="rami40" checked' in page
     for seat, name in enumerate(["Anne", "Bruno", "Chloé"], 1):
         assert f'name="joueurs" value="{name}"' in page, seat
-    assert 'name="stake" value="1,50"' in page
+    assert 'name="mise_initiale" value="1,50"' in page
     assert 'name="seuil" value="120"' in page
     assert '<option value="true" selected>' in page
     assert '<option value="1" selected>' in page  # seat 3 → seat 1

@@ -73,7 +73,7 @@ def field_names(partie: Partie) -> list[str]:
         "name",
         "preset",
         "joueurs",
-        "stake",
+        "mise_initiale",
         "rachat_price",
         "point_value",
         "settlement",
@@ -122,7 +122,7 @@ def post_urls(partie: Partie) -> list[str]:
         reverse("partie_close", args=[partie.pk]),
         reverse("partie_reopen", args=[partie.pk]),
         reverse("partie_money", args=[partie.pk]),
-        reverse("stake_paid", args=[partie.pk, j]),
+        reverse("mise_paid", args=[partie.pk, j]),
     ]
 
 
@@ -173,7 +173,7 @@ def test_player_names_with_markup_are_escaped(owner_client, names) -> None:
         {
             "preset": "classique",
             "joueurs": names,
-            "stake": "0",
+            "mise_initiale": "0",
             "rachat_price": "0",
             "point_value": "0",
             "settlement": "gagnant",

@@ -35,7 +35,7 @@ def partie(client, alice):
     partie = make_partie(
         alice,
         joueurs=["Anne", "Bruno", "Chloé"],
-        stake=Decimal("1234.50"),
+        mise_initiale=Decimal("1234.50"),
         rachat_price=Decimal("2.00"),
     )
     play(partie, "Anne", "rami", Bruno=hand("K Q 5"), Chloé=hand("9"))

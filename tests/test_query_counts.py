@@ -156,7 +156,7 @@ def crossed(donnes: int) -> tuple[Partie, int]:
     services.partie_unshare(partie=partie)
     services.partie_update_money(
         partie=partie,
-        stake=partie.stake,
+        mise_initiale=partie.mise_initiale,
         rachat_price=Decimal("2"),
         point_value=partie.point_value,
         settlement=partie.settlement,

@@ -213,9 +213,9 @@ def test_the_same_rachat_answer_twice_changes_nothing(p1) -> None:
 
 
 def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
-    partie = make_partie(alice, stake=Decimal("1.00"))
+    partie = make_partie(alice, mise_initiale=Decimal("1.00"))
     etat = str(Partie.objects.get(pk=partie.pk).revision)
-    services.stake_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
+    services.mise_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
     joueurs = {j.name: j for j in partie.joueurs.all()}
     services.donne_create(
         partie=partie,

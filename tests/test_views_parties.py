@@ -84,7 +84,7 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
             "name": "",
             "preset": "rami40",
             "joueurs": ["Zoé", "", "Anne", "Bruno"],
-            "stake": "1,50",
+            "mise_initiale": "1,50",
             "rachat_price": "1.5",
             "point_value": "0",
             "settlement": "gagnant",
@@ -96,7 +96,7 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
     assert response["Location"] == reverse("partie_detail", args=[partie.pk])
     assert [j.name for j in partie.joueurs.all()] == ["Zoé", "Anne", "Bruno"]
     assert partie.name.startswith("Partie du ")
-    assert str(partie.stake) == "1.50" and str(partie.rachat_price) == "1.50"
+    assert str(partie.mise_initiale) == "1.50" and str(partie.rachat_price) == "1.50"
     assert partie.seuil_inclusive is None  # the preset decides: > 150 (docs/rules.md R20)
 
 
