@@ -77,6 +77,6 @@ def partie_p1(owner: User, *, donnes: int = 4, decided: bool = True) -> Partie:
     return partie
 
 
-def etat(partie: Partie) -> str:
+def revision_of(partie: Partie) -> str:
     """The state token a page's forms carry: the partie's revision as it is now."""
     return str(Partie.objects.get(pk=partie.pk).revision)

@@ -67,8 +67,8 @@ def field_names(partie: Partie) -> list[str]:
     names = [
         "winner",
         "win",
-        "cle",
-        "etat",
+        "idempotency_key",
+        "revision",
         "decision",
         "name",
         "preset",

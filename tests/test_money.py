@@ -20,7 +20,7 @@ from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
 from games.scoring.players import person_key
 from games.selectors import parties_of
-from tests.factories import decide, etat, hand, make_partie, partie_p1, play
+from tests.factories import decide, hand, make_partie, partie_p1, play, revision_of
 from tests.scoring.conftest import load_examples
 
 pytestmark = pytest.mark.django_db
@@ -244,7 +244,7 @@ def test_the_money_form_recomputes_and_says_so(client, alice, p1) -> None:
         "rachat_price": "2,50",  # a French keyboard's decimal comma
         "point_value": "0",
         "settlement": "gagnant",
-        "etat": etat(p1),
+        "revision": revision_of(p1),
     }
     response = client.post(reverse("partie_money", args=[p1.pk]), data, follow=True)
     assert "Ce que chacun doit a été recalculé." in response.content.decode()
@@ -265,7 +265,7 @@ def test_editing_away_a_paid_rachat_warns_on_the_page(client, alice, p1) -> None
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     client.force_login(alice)
     ids = {j.name: j.pk for j in p1.joueurs.all()}
-    data = {"winner": ids["Chloé"], "win": "rami", "etat": etat(p1)}
+    data = {"winner": ids["Chloé"], "win": "rami", "revision": revision_of(p1)}
     data[f"cartes_{ids['Alice']}"] = "5 2"
     data[f"cartes_{ids['Bruno']}"] = "Q J 9"
     data[f"jokers_{ids['Alice']}"] = data[f"jokers_{ids['Bruno']}"] = "0"
@@ -360,7 +360,7 @@ def _urls(p1) -> list[tuple[str, str, dict]]:
                 "rachat_price": "2",
                 "point_value": "0",
                 "settlement": "gagnant",
-                "etat": etat(p1),
+                "revision": revision_of(p1),
             },
         ),
     ]
@@ -401,11 +401,11 @@ def test_a_rachat_price_changed_on_another_phone_is_not_silently_undone(alice, p
     second.force_login(alice)
     page = reverse("partie_detail", args=[p1.pk])
     url = reverse("partie_money", args=[p1.pk])
-    token = first.get(page).context["money_form"]["etat"].value()
+    token = first.get(page).context["money_form"]["revision"].value()
     money = {"mise_initiale": "1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
-    assert second.post(url, {**money, "rachat_price": "3", "etat": token}).status_code == 302
+    assert second.post(url, {**money, "rachat_price": "3", "revision": token}).status_code == 302
     # The first phone raises the stake on the page as it was, with the old price of 2.
-    response = first.post(url, {**money, "mise_initiale": "2", "etat": token})
+    response = first.post(url, {**money, "mise_initiale": "2", "revision": token})
     assert response.status_code == 409
     form = response.context["money_form"]
     assert form.non_field_errors() == [
@@ -418,10 +418,10 @@ def test_a_rachat_price_changed_on_another_phone_is_not_silently_undone(alice, p
         Decimal("1.00"),
         Decimal("3.00"),
     )
-    assert form["etat"].value() == etat(p1)
+    assert form["revision"].value() == revision_of(p1)
     p1.refresh_from_db()
     assert (p1.mise_initiale, p1.rachat_price) == (Decimal("1.00"), Decimal("3.00"))
     # Without a token at all: stale too.
-    assert first.post(url, {**money, "mise_initiale": "2", "etat": ""}).status_code == 409
+    assert first.post(url, {**money, "mise_initiale": "2", "revision": ""}).status_code == 409
     assert first.post(url, {**money, "mise_initiale": "2"}).status_code == 409
     assert Partie.objects.get().mise_initiale == Decimal("1.00")

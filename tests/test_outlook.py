@@ -17,7 +17,7 @@ def _post(client, partie, winner: str, **points: str):
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     data = {"winner": str(pk[winner]), "win": "rami"}
     data |= {f"points_{pk[name]}": value for name, value in points.items()}
-    data["en_course"] = " ".join(str(v) for v in pk.values())
+    data["players"] = " ".join(str(v) for v in pk.values())
     response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
     assert response.status_code == 200
     return response.content.decode()

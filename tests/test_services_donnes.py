@@ -195,7 +195,7 @@ def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
             partie=partie,
             winner=joueurs["Bruno"],
             win="rami",
-            etat=etat,
+            revision=etat,
             hands={joueurs["Alice"]: hand("K"), joueurs["Chloé"]: hand("2")},
         )
     assert err.value.code == "etat_perime"
@@ -221,7 +221,7 @@ def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
         partie=partie,
         winner=joueurs["Alice"],
         win="rami",
-        etat=etat,
+        revision=etat,
         hands={joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
     )
     assert Donne.objects.count() == 1

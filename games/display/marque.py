@@ -122,8 +122,8 @@ class Marque:
         return self.stored.summary
 
     @property
-    def etat(self) -> str:
-        return self.stored.etat
+    def revision(self) -> str:
+        return self.stored.revision
 
     @property
     def states(self) -> list[DonneState]:

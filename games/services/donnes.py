@@ -88,7 +88,7 @@ def donne_create(
     win: str,
     hands: Hands,
     idempotency_key: uuid.UUID | None = None,
-    etat: str | None = None,
+    revision: str | None = None,
     after_key: uuid.UUID | None = None,
     players: list[Joueur] | None = None,
     dealer: Joueur | None = None,
@@ -111,7 +111,7 @@ def donne_create(
         if state.deleted:
             # A queue's resend of a donne deleted since: the key stays used.
             raise PartieError("donne_supprimee")
-    ensure_fresh(partie, etat)
+    ensure_fresh(partie, revision)
     summary = state.summary
     # docs/rules.md R5, R18: the engine says whether the partie takes another donne.
     try:
@@ -207,11 +207,11 @@ def _check_follows(
         raise PartieError("joueurs_changes")
 
 
-def _claimed(partie: Partie, state: PartieState | None, etat: str | None) -> PartieState:
+def _claimed(partie: Partie, state: PartieState | None, revision: str | None) -> PartieState:
     """The state a write works on: the page's, claimed, or read again under the lock."""
     if state is None or not claim(state):
         state = _locked_state(partie, None)
-    ensure_fresh(state.partie, etat)
+    ensure_fresh(state.partie, revision)
     return state
 
 
@@ -222,7 +222,7 @@ def donne_update(
     winner: Joueur | None,
     win: str,
     hands: Hands,
-    etat: str | None = None,
+    revision: str | None = None,
     dealer: Joueur | None = None,
     number: int | None = None,
     state: PartieState | None = None,
@@ -230,7 +230,7 @@ def donne_update(
     """Edit donne k (``donne``, or ``number`` of the partie of ``state``): the partie is
     replayed from k (the states before it do not change)."""
     number = donne.number if donne is not None else number
-    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    state = _claimed(donne.partie if donne is not None else state.partie, state, revision)
     partie, summary = state.partie, state.summary
     if not 1 <= number <= summary.recorded:
         raise PartieError("etat_perime")  # deleted meanwhile: the page shows the fresh state
@@ -278,14 +278,14 @@ def _replace_hands(donne: Donne, hands: Hands, old: list[Hand]) -> None:
 def donne_delete(
     *,
     donne: Donne | None = None,
-    etat: str | None = None,
+    revision: str | None = None,
     number: int | None = None,
     state: PartieState | None = None,
 ) -> Change:
     """Delete donne k (``donne``, or ``number`` of the partie of ``state``): the later ones
     move down one number and are replayed from k."""
     number = donne.number if donne is not None else number
-    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    state = _claimed(donne.partie if donne is not None else state.partie, state, revision)
     partie, summary = state.partie, state.summary
     if not 1 <= number <= summary.recorded:
         raise PartieError("etat_perime")
@@ -389,13 +389,13 @@ def rachat_change(
     donne_number: int,
     joueur: Joueur,
     accepted: bool,
-    etat: str | None = None,
+    revision: str | None = None,
 ) -> Change:
     """Change a crosser's answer at donne ``donne_number`` (a mis-tap on "Abandonner", or a
     table that changes its mind): the partie is replayed from that donne, as an edit is.
     The engine refuses when later donnes no longer fit (he declined, then won a later one;
     he buys back, but later donnes have no hand of his)."""
-    partie, summary = locked(partie, etat)
+    partie, summary = locked(partie, revision)
     later = tail(partie, summary, donne_number)
     donne = later.data.donne(donne_number)
     rachat = next((r for r in later.data.rachats_of(donne) if r.joueur_id == joueur.pk), None)

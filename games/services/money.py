@@ -63,13 +63,13 @@ def partie_update_money(
     rachat_price: Decimal,
     point_value: Decimal,
     settlement: str,
-    etat: str | None = None,
+    revision: str | None = None,
 ) -> list[Repriced]:
     """Change the stakes of a partie, even in progress. Nothing owed is stored: the next
     replay recomputes it. Returns the payments already ticked whose amount changed.
-    ``etat``: the revision the form was built on; a price changed meanwhile on another phone
+    ``revision``: the revision the form was built on; a price changed meanwhile on another phone
     (or a donne) refuses it, rather than putting the old price back."""
-    partie, _summary = locked(partie, etat)
+    partie, _summary = locked(partie, revision)
     old_mise = partie.mise_initiale
     before = rachat_prices(replays.states_of(partie))
     partie.mise_initiale, partie.rachat_price = mise_initiale, rachat_price

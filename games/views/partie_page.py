@@ -17,7 +17,7 @@ from games.forms import DonneForm, MoneyForm, NoteForm
 from games.models import MAX_NOTE, Partie
 from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
-from games.services.parties import note_etat
+from games.services.parties import note_token
 from games.views import fragments
 
 
@@ -66,7 +66,7 @@ def render_partie(
         # the card itself and the form comes back (static/js/provisional.js).
         "form": form or (DonneForm.next_donne(marque) if marque.can_record or waits else None),
         "form_waits": waits,
-        "etat": marque.etat,
+        "revision": marque.revision,
         "money_form": money_form or MoneyForm(instance=marque.partie),
         "max_note": MAX_NOTE,
         "undo": _still_undoable(marque, undo),
@@ -75,7 +75,7 @@ def render_partie(
         "engine_urls": engine_urls(),
         # The note form refused: what was typed, and why; the token is always the fresh one.
         "note_form": note_form,
-        "note_etat": note_etat(marque.partie.note),
+        "note_token": note_token(marque.partie.note),
         **visible_rows(marque),
     }
     context["parts"] = _page_parts(request, context, refused=money_form is not None)

@@ -345,10 +345,10 @@
       form.dataset.partie = client;
       form.dataset.client = client;
       form.setAttribute("action", moved(form.getAttribute("action") || (here + "donnes/")));
-      const etat = form.querySelector("[name=etat]");
-      if (etat) etat.value = "";
+      const revision = form.querySelector("[name=revision]");
+      if (revision) revision.value = "";
       // Everyone plays the new partie; the server deals from the seat after the last first.
-      const course = form.querySelector("[name=en_course]");
+      const course = form.querySelector("[name=players]");
       if (course) course.value = Object.keys(page.joueurs).join(" ");
       delete form.dataset.firstNumber;
       form.dataset.number = "1";

@@ -1,0 +1,46 @@
+"""The form fields posted under their old names, read under today's (docs/decisions.md "One
+vocabulary, round two"). A phone may hold donnes queued offline with the old names, a kept
+page or a worker of the previous version may post them: each is mapped here, once, before any
+view reads the post, so that the freshness check and the idempotency key are never lost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+# Old name -> today's (the queue's own list: static/js/queue.js CURRENT_NAMES).
+OLD_NAMES = {
+    "cle": "idempotency_key",
+    "etat": "revision",
+    "apres": "after_key",
+    "forcer": "force",
+    "en_course": "players",
+    "etat_note": "note_token",
+}
+FORM = "application/x-www-form-urlencoded"
+
+
+class RenamedFieldsMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> None:
+        # After the CSRF check (this runs later in MIDDLEWARE), and only for a plain form:
+        # reading a file upload here would fix its handlers before the view's.
+        if request.method != "POST" or request.content_type != FORM:
+            return None
+        if not any(old in request.POST for old in OLD_NAMES):
+            return None
+        posted = request.POST.copy()
+        for old, new in OLD_NAMES.items():
+            if old in posted:
+                values = posted.pop(old)
+                if new not in posted:
+                    posted.setlist(new, values)
+        posted._mutable = False
+        request.POST = posted
+        return None
