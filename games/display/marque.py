@@ -19,7 +19,7 @@ from games.replays import Stored
 from games.scoring import (
     DECLINED,
     DEFINITIVE_EXCLUSION,
-    EN_COURSE,
+    IN_RACE,
     Config,
     DonneState,
     get_preset,
@@ -29,7 +29,7 @@ from games.scoring import (
 
 # Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
-    EN_COURSE: gettext_lazy("en course"),
+    IN_RACE: gettext_lazy("en course"),
     DECLINED: gettext_lazy("éliminé"),
     DEFINITIVE_EXCLUSION: gettext_lazy("exclu"),
 }
@@ -62,7 +62,7 @@ class PlayerLine:
     total: int
     rachats_used: int
     max_rachats: int
-    status: str  # en_course | declined | definitive_exclusion
+    status: str  # in_race | declined | definitive_exclusion
     leader: bool = False
     pending: bool = False
     label: str = ""  # the name where seven share a phone's width (games/display/names.py)
@@ -250,7 +250,7 @@ def build_marque(stored: Stored) -> Marque:
             total=last.totals[j.name] if last else 0,
             rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
             max_rachats=stored.config.rachats_offered,
-            status=last.left.get(j.name, EN_COURSE) if last else EN_COURSE,
+            status=last.left.get(j.name, IN_RACE) if last else IN_RACE,
             leader=j.name in leaders,
             pending=j.name in pending_names,
             label=labels[j.name],
