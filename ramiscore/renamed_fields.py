@@ -18,7 +18,19 @@ OLD_NAMES = {
     "en_course": "players",
     "etat_note": "note_token",
 }
+# A player's boxes are named for him: cartes_<pk> -> cards_<pk> (Hand.cards).
+OLD_PREFIXES = {"cartes_": "cards_"}
 FORM = "application/x-www-form-urlencoded"
+
+
+def _today_s(name: str) -> str | None:
+    """Today's name of an old one, or None when ``name`` is no old name."""
+    if name in OLD_NAMES:
+        return OLD_NAMES[name]
+    for old, new in OLD_PREFIXES.items():
+        if name.startswith(old):
+            return new + name.removeprefix(old)
+    return None
 
 
 class RenamedFieldsMiddleware:
@@ -33,14 +45,14 @@ class RenamedFieldsMiddleware:
         # reading a file upload here would fix its handlers before the view's.
         if request.method != "POST" or request.content_type != FORM:
             return None
-        if not any(old in request.POST for old in OLD_NAMES):
+        renamed = {name: new for name in request.POST if (new := _today_s(name)) is not None}
+        if not renamed:
             return None
         posted = request.POST.copy()
-        for old, new in OLD_NAMES.items():
-            if old in posted:
-                values = posted.pop(old)
-                if new not in posted:
-                    posted.setlist(new, values)
+        for old, new in renamed.items():
+            values = posted.pop(old)
+            if new not in posted:
+                posted.setlist(new, values)
         posted._mutable = False
         request.POST = posted
         return None

@@ -87,7 +87,7 @@ def field_names(partie: Partie) -> list[str]:
         "payé",
     ]
     for j in partie.joueurs.all():
-        names += [f"points_{j.pk}", f"cartes_{j.pk}", f"jokers_{j.pk}"]
+        names += [f"points_{j.pk}", f"cards_{j.pk}", f"jokers_{j.pk}"]
     return names
 
 
@@ -154,7 +154,7 @@ def test_random_donnes_are_refused_or_recorded_whole(
     ids = {j.name: j.pk for j in partie.joueurs.all()}
     payload = {"winner": str(ids.get(winner, winner)), "win": "rami"}
     for pk, p, c, k in zip(ids.values(), points, cards, jokers, strict=True):
-        payload.update({f"points_{pk}": p, f"cartes_{pk}": c, f"jokers_{pk}": k})
+        payload.update({f"points_{pk}": p, f"cards_{pk}": c, f"jokers_{pk}": k})
     before = snapshot(partie)
     response = client.post(reverse("donne_create", args=[partie.pk]), payload)
     assert response.status_code in (200, 302, 422)

@@ -266,8 +266,8 @@ def test_editing_away_a_paid_rachat_warns_on_the_page(client, alice, p1) -> None
     client.force_login(alice)
     ids = {j.name: j.pk for j in p1.joueurs.all()}
     data = {"winner": ids["Chloé"], "win": "rami", "revision": revision_of(p1)}
-    data[f"cartes_{ids['Alice']}"] = "5 2"
-    data[f"cartes_{ids['Bruno']}"] = "Q J 9"
+    data[f"cards_{ids['Alice']}"] = "5 2"
+    data[f"cards_{ids['Bruno']}"] = "Q J 9"
     data[f"jokers_{ids['Alice']}"] = data[f"jokers_{ids['Bruno']}"] = "0"
     response = client.post(reverse("donne_edit", args=[p1.pk, 3]), data, follow=True)
     assert (

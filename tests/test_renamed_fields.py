@@ -57,7 +57,7 @@ def test_an_old_donne_form_keeps_its_key_and_its_override(phone, partie) -> None
         f"jokers_{pk['Bruno']}": "4",
         f"points_{pk['Chloé']}": "3",
         f"jokers_{pk['Chloé']}": "2",
-        f"points_{pk['David']}": "2",
+        f"cartes_{pk['David']}": "2",
     }
     url = reverse("donne_create", args=[partie.pk])
     assert phone.post(url, data).status_code == 422
@@ -66,6 +66,7 @@ def test_an_old_donne_form_keeps_its_key_and_its_override(phone, partie) -> None
     assert phone.post(url, {**data, "forcer": "on"}).status_code == 302
     donne = Donne.objects.get(partie=partie)
     assert str(donne.idempotency_key) == data["cle"]
+    assert donne.hands.get(joueur__name="David").cards == "2"
 
 
 def test_today_s_name_wins_over_an_old_one_posted_beside_it(phone, partie) -> None:

@@ -78,7 +78,7 @@ def test_the_partie_page_shows_the_scoreboard_and_the_form(client, alice, partie
 def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None:
     client.force_login(alice)
     data = donne_data(
-        partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2", jokers_Chloé="1", points_David="12"
+        partie, "Anne", points_Bruno="25", cards_Chloé="R D 2", jokers_Chloé="1", points_David="12"
     )
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 302
@@ -90,7 +90,7 @@ def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None
 def test_the_message_after_a_redirect_is_shown_once(client, alice, partie) -> None:
     client.force_login(alice)
     data = donne_data(
-        partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2", jokers_Chloé="1", points_David="12"
+        partie, "Anne", points_Bruno="25", cards_Chloé="R D 2", jokers_Chloé="1", points_David="12"
     )
     response = client.post(reverse("donne_create", args=[partie.pk]), data, follow=True)
     assert response.content.decode().count("Donne 1 notée.") == 1
@@ -131,10 +131,10 @@ def test_a_missing_hand_is_an_error_next_to_the_field(client, alice, partie) -> 
     ("fields", "message"),
     [
         (
-            {"cartes_Bruno": "K K K K K K K K K"},
+            {"cards_Bruno": "K K K K K K K K K"},
             "La main de Bruno a 9 cartes « R » ; ce jeu n'en a que 8.",
         ),
-        ({"cartes_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
+        ({"cards_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
         ({"points_Bruno": "-4"}, "Assurez-vous que cette valeur est supérieure ou égale à 0."),
         (
             {"points_Bruno": "99999"},
@@ -176,7 +176,7 @@ def test_an_eliminated_player_cannot_win(client, alice) -> None:
 
 def test_the_preview_explains_each_count(client, alice, partie) -> None:
     client.force_login(alice)
-    data = donne_data(partie, "Anne", cartes_Chloé="D 2", jokers_Chloé="1", points_Bruno="7")
+    data = donne_data(partie, "Anne", cards_Chloé="D 2", jokers_Chloé="1", points_Bruno="7")
     response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
     body = response.content.decode()
     assert "(10 + 10 + 2) × 2 = 44 — un joker en main" in body  # the seed's own example
@@ -231,7 +231,7 @@ def test_the_edit_form_starts_from_what_was_recorded(client, alice, partie) -> N
     form = response.context["form"]
     pk = ids(partie)
     # Stored as the engine writes them (K Q), shown as a French table reads them.
-    assert form[f"cartes_{pk['Bruno']}"].value() == "R D"
+    assert form[f"cards_{pk['Bruno']}"].value() == "R D"
     assert form[f"points_{pk['Chloé']}"].value() == "7"
     assert form[f"jokers_{pk['Chloé']}"].value() == "1"
 
@@ -261,8 +261,8 @@ def test_a_talon_epuise_donne_in_rami52_7_counts_everyone(client, alice) -> None
     pk = ids(partie)
     data = {
         "winner": "talon_epuise",
-        f"cartes_{pk['Paul']}": "9 9",
-        f"cartes_{pk['Rose']}": "R R R",
+        f"cards_{pk['Paul']}": "9 9",
+        f"cards_{pk['Rose']}": "R R R",
         f"jokers_{pk['Rose']}": "1",
     }
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
@@ -396,7 +396,7 @@ def test_too_many_jokers_across_the_table_is_a_warning_the_table_can_override(
 def test_too_many_kings_across_the_table_is_named_in_french_letters(client, alice, partie):
     client.force_login(alice)
     data = donne_data(
-        partie, "Anne", cartes_Bruno="R R R R R", cartes_Chloé="R R R R R", points_David="2"
+        partie, "Anne", cards_Bruno="R R R R R", cards_Chloé="R R R R R", points_David="2"
     )
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.context["form"].non_field_errors() == [

@@ -202,7 +202,7 @@ class DonneForm(forms.Form):
 
     @staticmethod
     def _cards(joueur: Joueur) -> str:
-        return f"cartes_{joueur.pk}"
+        return f"cards_{joueur.pk}"
 
     @staticmethod
     def _jokers(joueur: Joueur) -> str:

@@ -398,7 +398,7 @@
     const values = {};
     let win = "";
     item.fields.forEach(function (pair) {
-      if (/^(points|cartes|jokers)_/.test(pair[0])) values[pair[0]] = pair[1];
+      if (/^(points|cards|jokers)_/.test(pair[0])) values[pair[0]] = pair[1];
       if (pair[0] === "win") win = pair[1];
     });
     form.dispatchEvent(new CustomEvent("ramiscore:fill", {
@@ -507,7 +507,7 @@
     form.querySelectorAll(".hand").forEach(function (hand) {
       const pk = hand.dataset.hand;
       const points = data.get("points_" + pk);
-      const cards = (data.get("cartes_" + pk) || "").trim();
+      const cards = (data.get("cards_" + pk) || "").trim();
       const jokers = Number(data.get("jokers_" + pk) || 0);
       let text = points !== null && points !== "" ? points : cards;
       if (jokers) text = (text ? text + " " : "") + fill(jokers === 1 ? q.joker : q.jokers, { n: jokers });
@@ -518,7 +518,7 @@
       // Modifier: the new entries in its place; what was not typed (its state, its dealer)
       // stays as it was queued.
       const old = (await Q.items(account, partie)).find(function (i) { return i.cle === replacing; });
-      const typedField = /^(winner|win|force|(points|cartes|jokers|ok)_.*)$/;
+      const typedField = /^(winner|win|force|(points|cards|jokers|ok)_.*)$/;
       const kept = old ? old.fields.filter(function (p) { return !typedField.test(p[0]); }) : [];
       const typedNow = Array.from(data.entries()).filter(function (p) {
         return typeof p[1] === "string" && typedField.test(p[0]);

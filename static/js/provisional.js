@@ -71,7 +71,7 @@
     Object.keys(page.joueurs).forEach(function (pk) {
       const name = page.joueurs[pk];
       if (name === winner) return;
-      const cards = (fields["cartes_" + pk] || "").trim();
+      const cards = (fields["cards_" + pk] || "").trim();
       const points = (fields["points_" + pk] || "").trim();
       const jokers = Number(fields["jokers_" + pk] || 0);
       if (cards) hands[name] = { cards: cards.replace(/,/g, " "), jokers: jokers };

@@ -32,10 +32,13 @@
     cle: "idempotency_key", etat: "revision", apres: "after_key", forcer: "force", en_course: "players",
   };
 
+  const OLD_CARDS = /^cartes_(\d+)$/;  // a player's cards: cartes_<pk> -> cards_<pk>
+
   function withCurrentNames(item) {
     if (Array.isArray(item.fields)) {
       item.fields = item.fields.map(function (pair) {
-        return Object.prototype.hasOwnProperty.call(CURRENT_NAMES, pair[0]) ? [CURRENT_NAMES[pair[0]], pair[1]] : pair;
+        if (Object.prototype.hasOwnProperty.call(CURRENT_NAMES, pair[0])) return [CURRENT_NAMES[pair[0]], pair[1]];
+        return [pair[0].replace(OLD_CARDS, "cards_$1"), pair[1]];
       });
     }
     return item;
@@ -172,7 +175,7 @@
       item.url = item.url.replace("/parties/@" + client + "/", "/parties/" + answer.partie + "/")
         .replace(/\/rachats\/(\d+)\/$/, function (_all, pk) { return "/rachats/" + renamed(pk) + "/"; });
       item.fields = item.fields.map(function (pair) {
-        const name = pair[0].replace(/^((?:points|cartes|jokers|ok)_)(\d+)$/, function (_all, head, pk) { return head + renamed(pk); });
+        const name = pair[0].replace(/^((?:points|cards|jokers|ok)_)(\d+)$/, function (_all, head, pk) { return head + renamed(pk); });
         const value = /^(winner|dealer|players)$/.test(name) ? renamed(pair[1]) : pair[1];
         return [name, value];
       });
