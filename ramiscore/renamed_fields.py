@@ -17,6 +17,7 @@ OLD_NAMES = {
     "forcer": "force",
     "en_course": "players",
     "etat_note": "note_token",
+    "modifie": "edited",
 }
 # A player's boxes are named for him: cartes_<pk> -> cards_<pk> (Hand.cards).
 OLD_PREFIXES = {"cartes_": "cards_"}

@@ -49,7 +49,7 @@ def test_an_edit_preview_leaves_the_totals_to_the_save(client, alice) -> None:
     play(partie, "Tom", "rami", Léa=hand(points=80), Papa=hand(points=3))
     client.force_login(alice)
     pk = {j.name: j.pk for j in partie.joueurs.all()}
-    data = {"winner": str(pk["Tom"]), "win": "rami", f"points_{pk['Léa']}": "30", "modifie": "1"}
+    data = {"winner": str(pk["Tom"]), "win": "rami", f"points_{pk['Léa']}": "30", "edited": "1"}
     body = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX).content.decode()
     assert "→" not in body
     assert 'id="apercu-totaux"' in body

@@ -159,7 +159,7 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     form, _marque = _posted_form(request, partie)
     lines = form.previews()
     # An edit changes a donne in the middle: its totals are the save's to say (say_change).
-    outlook = [] if request.POST.get("modifie") else donne_outlook(partie, form.cleaned_data)
+    outlook = [] if request.POST.get("edited") else donne_outlook(partie, form.cleaned_data)
     context = {"lines": lines, "outlook": outlook, "outlook_swap": True}
     return render(request, "games/partie_detail.html#previews", context)
 
