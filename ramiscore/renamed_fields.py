@@ -21,7 +21,6 @@ OLD_NAMES = {
 }
 # A player's boxes are named for him: cartes_<pk> -> cards_<pk> (Hand.cards).
 OLD_PREFIXES = {"cartes_": "cards_"}
-FORM = "application/x-www-form-urlencoded"
 
 
 def _today_s(name: str) -> str | None:
@@ -42,9 +41,9 @@ class RenamedFieldsMiddleware:
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> None:
-        # After the CSRF check (this runs later in MIDDLEWARE), and only for a plain form:
-        # reading a file upload here would fix its handlers before the view's.
-        if request.method != "POST" or request.content_type != FORM:
+        # After the CSRF check (this runs later in MIDDLEWARE), which has read the post
+        # already: nothing is parsed here that the view would not parse.
+        if request.method != "POST":
             return None
         renamed = {name: new for name in request.POST if (new := _today_s(name)) is not None}
         if not renamed:
