@@ -88,14 +88,14 @@ def new_donne(html: str, pick: int | random.Random) -> dict[str, str]:
     else:
         winner = winners[pick % len(winners)]
     post["winner"] = winner
-    en_course = post.get("en_course", "").split() or [
+    players = post.get("players", "").split() or [
         name.removeprefix("points_") for name in post if name.startswith("points_")
     ]
-    for pk in en_course:
+    for pk in players:
         if pk != winner:
             post[f"points_{pk}"] = "1"
-    if not post.get("cle"):
-        post["cle"] = str(uuid.uuid4())
+    if not post.get("idempotency_key"):
+        post["idempotency_key"] = str(uuid.uuid4())
     return post
 
 

@@ -45,7 +45,7 @@ def partie_record(data: PartieState) -> dict[str, Any]:
 def paid_dict(data: PartieState) -> dict[str, Any]:
     """What the scorekeeper ticked as paid: stakes by player, rachats by (donne, player)."""
     return {
-        "mises": [j.name for j in data.joueurs if j.stake_paid],
+        "mises": [j.name for j in data.joueurs if j.mise_paid],
         "rachats": [
             [donne.number, rachat.joueur.name]
             for donne in data.donnes

@@ -32,7 +32,7 @@ class Partie(models.Model):
     name = models.CharField(_("nom"), max_length=80, validators=[validate_partie_name])
     preset = models.CharField(_("variante"), max_length=16, choices=PRESET_CHOICES)
     currency = models.CharField(_("devise"), max_length=3, default="EUR")
-    stake = models.DecimalField(_("mise initiale"), default=Decimal("0"), **MONEY)
+    mise_initiale = models.DecimalField(_("mise initiale"), default=Decimal("0"), **MONEY)
     rachat_price = models.DecimalField(_("prix du rachat"), default=Decimal("0"), **MONEY)
     # docs/rules.md R11: a table may escalate the 2nd and 3rd rachat; empty means the same price.
     rachat_price_2 = models.DecimalField(_("prix du 2e rachat"), null=True, blank=True, **MONEY)
@@ -131,7 +131,7 @@ class Joueur(models.Model):
         Habitue, on_delete=models.SET_NULL, null=True, blank=True, related_name="joueurs"
     )
     # docs/rules.md R11: the stake goes into the cagnotte; ticked when the money is on the table.
-    stake_paid = models.BooleanField(_("mise payée"), default=False)
+    mise_paid = models.BooleanField(_("mise payée"), default=False)
 
     class Meta:
         ordering = ["seat"]

@@ -43,7 +43,7 @@ def page_record(marque: Marque) -> dict[str, Any]:
     stored = marque.stored
     last = stored.states[-1] if stored.states else None
     return {
-        "revision": marque.etat,
+        "revision": marque.revision,
         "record": {
             "preset": partie.preset,
             "players": [j.name for j in stored.joueurs],

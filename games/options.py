@@ -28,7 +28,7 @@ def config_of(partie: Partie) -> Config:
     return Config.for_preset(
         get_preset(partie.preset),
         rachat_prices=_rachat_prices(partie),
-        stake=to_centimes(partie.stake),
+        mise_initiale=to_centimes(partie.mise_initiale),
         point_value=to_centimes(partie.point_value),
         settlement=partie.settlement,
         **{name: getattr(partie, name) for name in RULE_OPTIONS},
@@ -40,7 +40,7 @@ def fields_of(config: Config, preset: Preset) -> dict[str, Any]:
     from the preset's, as the new-partie form leaves the others empty."""
     prices = [from_centimes(p) for p in config.rachat_prices]
     fields: dict[str, Any] = {
-        "stake": from_centimes(config.stake),
+        "mise_initiale": from_centimes(config.mise_initiale),
         "rachat_price": prices[0],
         "point_value": from_centimes(config.point_value),
         "settlement": config.settlement,
@@ -58,7 +58,7 @@ def record_options(partie: Partie) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if prices != 0:
         options[RECORD_KEYS["rachat_prices"]] = prices
-    for name in ("stake", "point_value"):
+    for name in ("mise_initiale", "point_value"):
         if getattr(partie, name):
             options[RECORD_KEYS[name]] = to_centimes(getattr(partie, name))
     if partie.settlement != "gagnant":

@@ -137,7 +137,7 @@ class PartieState:
         return self.states[-1] if self.states else None
 
     @property
-    def etat(self) -> str:
+    def revision(self) -> str:
         """The fingerprint a form carries: the partie's revision (a payment tick does not
         move it; a donne, a decision, an option or the end does)."""
         return str(self.partie.revision)

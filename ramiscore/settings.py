@@ -46,6 +46,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # Form fields posted under their old names (a donne queued before an update) read as today's.
+    "ramiscore.renamed_fields.RenamedFieldsMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The account the phone's kept pages belong to (static/js/sw.js).
     "ramiscore.offline_account.OfflineAccountMiddleware",

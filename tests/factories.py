@@ -33,7 +33,7 @@ def partie_form(**fields: Any) -> dict[str, Any]:
     return {
         "preset": "classique",
         "joueurs": ["Anne", "Bruno"],
-        "stake": "0",
+        "mise_initiale": "0",
         "rachat_price": "0",
         "point_value": "0",
         "settlement": "gagnant",
@@ -66,7 +66,7 @@ def decide(partie: Partie, name: str, accepted: bool) -> None:
 def partie_p1(owner: User, *, donnes: int = 4, decided: bool = True) -> Partie:
     """examples.json P1 played through the services (stake 1,00 €, rachat 2,00 €): Bruno
     crosses at donne 3 and buys back when ``decided``; ``donnes`` plays the first ones."""
-    partie = make_partie(owner, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
+    partie = make_partie(owner, rachat_price=Decimal("2.00"), mise_initiale=Decimal("1.00"))
     play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
     play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
     play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))
@@ -77,6 +77,6 @@ def partie_p1(owner: User, *, donnes: int = 4, decided: bool = True) -> Partie:
     return partie
 
 
-def etat(partie: Partie) -> str:
+def revision_of(partie: Partie) -> str:
     """The state token a page's forms carry: the partie's revision as it is now."""
     return str(Partie.objects.get(pk=partie.pk).revision)

@@ -147,7 +147,7 @@ TABLE: dict[str, Case] = {
     # Money. An empty money form is shown again with its errors (422); ticks
     # without JavaScript redirect to the panel.
     "partie_money": owner_page(lambda w: (w.pk,), "post", owner=422, accepts_post=True),
-    "stake_paid": owner_page(
+    "mise_paid": owner_page(
         lambda w: (w.pk, w.joueur("Bruno")), "post", owner=302, accepts_post=True
     ),
     "rachat_paid": owner_page(lambda w: (w.pk, w.rachat), "post", owner=302, accepts_post=True),

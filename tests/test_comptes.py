@@ -26,11 +26,11 @@ EURO = "\u00a0€"
 def gerard_wins(owner, *, paid: tuple[str, ...], name: str = "Jeudi") -> Partie:
     """Gérard, Anne and Bruno at 12,00 € each; Gérard wins the only donne, then the partie
     is ended (docs/rules.md R21): the pot of 36,00 € is his, a net of +24,00 €."""
-    partie = make_partie(owner, joueurs=["Gérard", "Anne", "Bruno"], stake=Decimal("12.00"))
+    partie = make_partie(owner, joueurs=["Gérard", "Anne", "Bruno"], mise_initiale=Decimal("12.00"))
     partie.name = name
     partie.save(update_fields=["name"])
     for joueur in partie.joueurs.filter(name__in=paid):
-        services.stake_mark_paid(joueur=joueur, paid=True)
+        services.mise_mark_paid(joueur=joueur, paid=True)
     play(partie, "Gérard", "rami", Anne=hand("K 5"), Bruno=hand("9"))
     services.partie_close(partie=partie)
     return partie
@@ -98,13 +98,13 @@ def test_paid_rachats_are_on_the_table_too(alice) -> None:
     partie = make_partie(
         alice,
         joueurs=["Gérard", "Anne", "Bruno"],
-        stake=Decimal("1.00"),
+        mise_initiale=Decimal("1.00"),
         rachat_price=Decimal("2.00"),
     )
     play(partie, "Gérard", "rami", Anne=hand(points=120), Bruno=hand("9"))
     decide(partie, "Anne", True)
     services.partie_close(partie=partie)
-    services.stake_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
+    services.mise_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     [evening] = build_accounts(parties_money(parties_of(alice))).evenings
     assert [(s.name, s.on_table, s.net) for s in evening.shares] == [
@@ -123,7 +123,7 @@ def test_two_parties_of_one_evening_settle_in_one_list(client, alice) -> None:
     # partie, where nobody has paid: +24,00 € for her. Over the evening Gérard and Anne are
     # +12,00 € each, Bruno −24,00 €, and 24,00 € are on the table (Anne's and Bruno's).
     gerard_wins(alice, paid=("Anne", "Bruno"))
-    second = make_partie(alice, joueurs=["gerard", "ANNE", "Bruno"], stake=Decimal("12.00"))
+    second = make_partie(alice, joueurs=["gerard", "ANNE", "Bruno"], mise_initiale=Decimal("12.00"))
     play(second, "ANNE", "rami", gerard=hand("K 5"), Bruno=hand("9"))
     services.partie_close(partie=second)
     [evening] = build_accounts(parties_money(parties_of(alice))).evenings
@@ -145,11 +145,11 @@ def test_two_parties_of_one_evening_settle_in_one_list(client, alice) -> None:
 
 def test_a_partie_in_progress_lists_what_is_still_to_put_in(client, alice) -> None:
     gerard_wins(alice, paid=("Anne", "Bruno"))
-    running = make_partie(alice, joueurs=["Gérard", "Chloé"], stake=Decimal("2.50"))
+    running = make_partie(alice, joueurs=["Gérard", "Chloé"], mise_initiale=Decimal("2.50"))
     running.name = "Revanche"
     running.save(update_fields=["name"])
-    services.stake_mark_paid(joueur=running.joueurs.get(name="Chloé"), paid=True)
-    old = make_partie(alice, joueurs=["Anne", "Bruno"], stake=Decimal("5.00"))
+    services.mise_mark_paid(joueur=running.joueurs.get(name="Chloé"), paid=True)
+    old = make_partie(alice, joueurs=["Anne", "Bruno"], mise_initiale=Decimal("5.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=3))
     accounts = build_accounts(parties_money(parties_of(alice)))
     today, before = accounts.evenings
@@ -175,6 +175,6 @@ def test_the_partie_page_says_the_transfers_settle_what_is_still_owed(client, al
     assert "Ce qui reste dû est compté dans les virements ci-dessous" in body
     assert f"<strong>Anne</strong> donne 12,00{EURO} à <strong>Gérard</strong>" in body
     # While the partie runs, what is owed is still to put in the cagnotte: no such note.
-    running = make_partie(alice, joueurs=["Gérard", "Anne"], stake=Decimal("1.00"))
+    running = make_partie(alice, joueurs=["Gérard", "Anne"], mise_initiale=Decimal("1.00"))
     body = client.get(reverse("partie_detail", args=[running.pk])).content.decode()
     assert 'id="doit-encore-note"' not in body

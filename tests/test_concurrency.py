@@ -61,8 +61,8 @@ def _token(page: str) -> str:
 def _form(page: str) -> dict[str, str]:
     return {
         "csrfmiddlewaretoken": _token(page),
-        "etat": re.search(r'name="etat" value="([^"]*)"', page).group(1),
-        "cle": re.search(r'name="cle" value="([^"]*)"', page).group(1),
+        "revision": re.search(r'name="revision" value="([^"]*)"', page).group(1),
+        "idempotency_key": re.search(r'name="idempotency_key" value="([^"]*)"', page).group(1),
     }
 
 
@@ -141,14 +141,16 @@ def test_many_phones_with_fresh_forms_keep_donnes_consecutive(live_server, table
             if saved == rounds:
                 break
             form = _form(phone.get(reverse("partie_detail", args=[partie.pk])))
-            before = Donne.objects.filter(partie=partie, idempotency_key=form["cle"]).exists()
+            before = Donne.objects.filter(
+                partie=partie, idempotency_key=form["idempotency_key"]
+            ).exists()
             assert not before
             status = phone.post(url, {**form, **donne(ids, "Bruno", "Anne", 2)})
             # 200: recorded (urllib follows the redirect to the partie page); 409: built on
             # a state another phone changed meanwhile, refused with the typed values kept.
             assert status in (200, 409)
             saved += Donne.objects.filter(
-                partie=partie, idempotency_key=uuid.UUID(form["cle"])
+                partie=partie, idempotency_key=uuid.UUID(form["idempotency_key"])
             ).count()
         return saved
 

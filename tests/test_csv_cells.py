@@ -63,7 +63,9 @@ def test_a_cell(value, cell) -> None:
 @pytest.fixture
 def rows(alice) -> list[list[str]]:
     names = [LINK, "+1", "@SUM(A1)", "-Bob"]
-    partie = make_partie(alice, joueurs=names, stake=Decimal("1.25"), rachat_price=Decimal("2"))
+    partie = make_partie(
+        alice, joueurs=names, mise_initiale=Decimal("1.25"), rachat_price=Decimal("2")
+    )
     play(
         partie,
         LINK,

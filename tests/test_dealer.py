@@ -109,7 +109,12 @@ def test_editing_a_donne_changes_its_dealer(client, alice) -> None:
     page = client.get(url).content.decode()
     assert f'<option value="{ids["Anne"]}" selected>Anne</option>' in page
     partie.refresh_from_db()
-    data = {"winner": ids["Anne"], "win": "rami", "dealer": ids["Chloé"], "etat": partie.revision}
+    data = {
+        "winner": ids["Anne"],
+        "win": "rami",
+        "dealer": ids["Chloé"],
+        "revision": partie.revision,
+    }
     data |= {f"points_{ids[n]}": "5" for n in ("Bruno", "Chloé", "David")}
     assert client.post(url, data).status_code == 302
     assert dealers(partie) == ["Chloé"]

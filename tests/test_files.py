@@ -106,7 +106,7 @@ def test_export_then_import_gives_the_same_partie(client, alice, p1) -> None:
     copy = Partie.objects.exclude(pk=p1.pk).get()
     assert response["Location"] == f"/parties/{copy.pk}/"
     assert copy.name == "Mardi soir" and copy.owner == alice
-    assert (copy.stake, copy.rachat_price, copy.rachat_price_2) == (
+    assert (copy.mise_initiale, copy.rachat_price, copy.rachat_price_2) == (
         Decimal("1.00"),
         Decimal("2.00"),
         None,

@@ -31,7 +31,9 @@ def _back_to_french():
 
 @pytest.fixture
 def partie(alice):
-    partie = make_partie(alice, joueurs=NAMES, stake=Decimal("1.00"), rachat_price=Decimal("2.00"))
+    partie = make_partie(
+        alice, joueurs=NAMES, mise_initiale=Decimal("1.00"), rachat_price=Decimal("2.00")
+    )
     play(partie, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand("5"))
     return partie
 
@@ -86,7 +88,7 @@ def test_a_new_stake_and_a_ticked_payment_show_on_the_kept_page(alice, partie) -
     assert 'id="cagnotte-total">3,00 €<' in page(client, partie)
     services.partie_update_money(
         partie=partie,
-        stake=Decimal("5.00"),
+        mise_initiale=Decimal("5.00"),
         rachat_price=Decimal("2.00"),
         point_value=Decimal("0"),
         settlement="gagnant",
@@ -94,7 +96,7 @@ def test_a_new_stake_and_a_ticked_payment_show_on_the_kept_page(alice, partie) -
     html = page(client, partie)
     assert 'id="cagnotte-total">15,00 €<' in html
     assert 'id="sur-la-table">0,00 €<' in html
-    services.stake_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
+    services.mise_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
     assert 'id="sur-la-table">5,00 €<' in page(client, partie)
 
 
@@ -137,11 +139,11 @@ def test_each_phone_gets_its_own_token_in_the_kept_forms(alice, partie) -> None:
     cagnotte = html[html.index('id="cagnotte-panel"') :]
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', cagnotte).group(1)
     anne = partie.joueurs.get(name="Anne")
-    url = reverse("stake_paid", args=[partie.pk, anne.pk])
+    url = reverse("mise_paid", args=[partie.pk, anne.pk])
     response = second.post(url, {"paid": "1", "csrfmiddlewaretoken": token})
     assert response.status_code in (200, 302)
     anne.refresh_from_db()
-    assert anne.stake_paid is True
+    assert anne.mise_paid is True
 
 
 def test_the_chart_follows_the_partie(alice, partie) -> None:

@@ -53,7 +53,7 @@ def test_a_guest_plays_shares_and_prints_its_partie(client) -> None:
     partie = start_as_guest(client)
     page = client.get(reverse("partie_detail", args=[partie.pk]))
     assert page.status_code == 200
-    data = {**donne_data(partie, "Anne", points_Bruno="25"), "etat": page.context["etat"]}
+    data = {**donne_data(partie, "Anne", points_Bruno="25"), "revision": page.context["revision"]}
     assert client.post(reverse("donne_create", args=[partie.pk]), data).status_code == 302
     assert partie.donnes.count() == 1
     assert client.post(reverse("partie_share", args=[partie.pk])).status_code == 302

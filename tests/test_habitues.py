@@ -16,7 +16,7 @@ from games import replays, selectors, services
 from games.errors import PartieError
 from games.models import Habitue, Joueur
 from games.scoring import RamiError
-from games.services.parties import note_etat
+from games.services.parties import note_token
 from tests.factories import hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
@@ -144,7 +144,7 @@ def test_the_rematch_is_the_same_table_with_the_next_first_dealer(client, alice,
         alice,
         joueurs=["Anne", "Bruno", "Chloé"],
         preset="rami40",
-        stake=Decimal("1.50"),
+        mise_initiale=Decimal("1.50"),
         seuil=120,
         seuil_inclusive=True,
         first_dealer=3,
@@ -155,7 +155,7 @@ def test_the_rematch_is_the_same_table_with_the_next_first_dealer(client, alice,
     assert 'value="rami40" checked' in page
     for seat, name in enumerate(["Anne", "Bruno", "Chloé"], 1):
         assert f'name="joueurs" value="{name}"' in page, seat
-    assert 'name="stake" value="1,50"' in page
+    assert 'name="mise_initiale" value="1,50"' in page
     assert 'name="seuil" value="120"' in page
     assert '<option value="true" selected>' in page
     assert '<option value="1" selected>' in page  # seat 3 → seat 1
@@ -182,12 +182,12 @@ def test_the_note_is_written_from_the_partie_page(client, alice) -> None:
     client.force_login(alice)
     url = reverse("partie_note", args=[partie.pk])
     typed = "  Chez Anne.\r\nBruno a apporté le gâteau. "
-    response = client.post(url, {"note": typed, "etat_note": note_etat("")}, follow=True)
+    response = client.post(url, {"note": typed, "note_token": note_token("")}, follow=True)
     assert "Note enregistrée." in response.content.decode()
     partie.refresh_from_db()
     assert partie.note == "Chez Anne.\nBruno a apporté le gâteau."
     assert partie.revision == revision  # the marque did not change
-    response = client.post(url, {"note": "x" * 2001, "etat_note": note_etat(partie.note)})
+    response = client.post(url, {"note": "x" * 2001, "note_token": note_token(partie.note)})
     assert response.status_code == 422
     assert "La note tient en 2000 caractères au plus." in response.content.decode()
     partie.refresh_from_db()
@@ -244,11 +244,11 @@ def test_a_note_keeps_line_breaks_and_refuses_control_characters(client, alice) 
     partie = make_partie(alice, joueurs=["Anne", "Bruno"])
     client.force_login(alice)
     url = reverse("partie_note", args=[partie.pk])
-    posted = client.post(url, {"note": "chez Anne\x00", "etat_note": note_etat("")})
+    posted = client.post(url, {"note": "chez Anne\x00", "note_token": note_token("")})
     page = html.unescape(posted.content.decode())
     assert "La note contient un caractère de contrôle (invisible) : retirez-le" in page
     partie.refresh_from_db()
     assert partie.note == ""
-    client.post(url, {"note": "chez Anne\r\n\tle gâteau : Bruno", "etat_note": note_etat("")})
+    client.post(url, {"note": "chez Anne\r\n\tle gâteau : Bruno", "note_token": note_token("")})
     partie.refresh_from_db()
     assert partie.note == "chez Anne\n\tle gâteau : Bruno"

@@ -67,13 +67,13 @@ def field_names(partie: Partie) -> list[str]:
     names = [
         "winner",
         "win",
-        "cle",
-        "etat",
+        "idempotency_key",
+        "revision",
         "decision",
         "name",
         "preset",
         "joueurs",
-        "stake",
+        "mise_initiale",
         "rachat_price",
         "point_value",
         "settlement",
@@ -87,7 +87,7 @@ def field_names(partie: Partie) -> list[str]:
         "payé",
     ]
     for j in partie.joueurs.all():
-        names += [f"points_{j.pk}", f"cartes_{j.pk}", f"jokers_{j.pk}"]
+        names += [f"points_{j.pk}", f"cards_{j.pk}", f"jokers_{j.pk}"]
     return names
 
 
@@ -122,7 +122,7 @@ def post_urls(partie: Partie) -> list[str]:
         reverse("partie_close", args=[partie.pk]),
         reverse("partie_reopen", args=[partie.pk]),
         reverse("partie_money", args=[partie.pk]),
-        reverse("stake_paid", args=[partie.pk, j]),
+        reverse("mise_paid", args=[partie.pk, j]),
     ]
 
 
@@ -154,7 +154,7 @@ def test_random_donnes_are_refused_or_recorded_whole(
     ids = {j.name: j.pk for j in partie.joueurs.all()}
     payload = {"winner": str(ids.get(winner, winner)), "win": "rami"}
     for pk, p, c, k in zip(ids.values(), points, cards, jokers, strict=True):
-        payload.update({f"points_{pk}": p, f"cartes_{pk}": c, f"jokers_{pk}": k})
+        payload.update({f"points_{pk}": p, f"cards_{pk}": c, f"jokers_{pk}": k})
     before = snapshot(partie)
     response = client.post(reverse("donne_create", args=[partie.pk]), payload)
     assert response.status_code in (200, 302, 422)
@@ -173,7 +173,7 @@ def test_player_names_with_markup_are_escaped(owner_client, names) -> None:
         {
             "preset": "classique",
             "joueurs": names,
-            "stake": "0",
+            "mise_initiale": "0",
             "rachat_price": "0",
             "point_value": "0",
             "settlement": "gagnant",

@@ -158,13 +158,15 @@ def test_a_stranger_behind_a_decision_still_to_take_is_refused_before_any_write(
 
 @pytest.mark.django_db
 def test_a_restored_backup_keeps_dates_payments_and_fresh_replays(alice) -> None:
-    lundi = make_partie(alice, name="Lundi", stake=Decimal("1.00"), rachat_price=Decimal("2.00"))
+    lundi = make_partie(
+        alice, name="Lundi", mise_initiale=Decimal("1.00"), rachat_price=Decimal("2.00")
+    )
     play(lundi, "Alice", "rami", Bruno=hand(points=95), Chloé=hand("2"))
     play(lundi, "Alice", "rami", Bruno=hand("9"), Chloé=hand("3"))
     services.rachat_decide(partie=lundi, joueur=lundi.joueurs.get(name="Bruno"), accepted=True)
     rachat = Rachat.objects.get(donne__partie=lundi)
     services.rachat_mark_paid(rachat=rachat, paid=True)
-    services.stake_mark_paid(joueur=lundi.joueurs.get(name="Chloé"), paid=True)
+    services.mise_mark_paid(joueur=lundi.joueurs.get(name="Chloé"), paid=True)
     owner = Client()
     owner.force_login(alice)
     content = owner.get(reverse("backup_download")).content
@@ -179,7 +181,7 @@ def test_a_restored_backup_keeps_dates_payments_and_fresh_replays(alice) -> None
     assert response.status_code == 302
     copy = Partie.objects.get(owner=bob)
     assert copy.created_at == Partie.objects.get(pk=lundi.pk).created_at
-    assert list(copy.joueurs.filter(stake_paid=True).values_list("name", flat=True)) == ["Chloé"]
+    assert list(copy.joueurs.filter(mise_paid=True).values_list("name", flat=True)) == ["Chloé"]
     assert Rachat.objects.get(donne__partie=copy).paid is True
     stored = PartieResult.objects.get(partie=copy)
     assert stored.revision == Partie.objects.get(pk=copy.pk).revision

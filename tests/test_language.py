@@ -35,7 +35,7 @@ def partie(client, alice):
     partie = make_partie(
         alice,
         joueurs=["Anne", "Bruno", "Chloé"],
-        stake=Decimal("1234.50"),
+        mise_initiale=Decimal("1234.50"),
         rachat_price=Decimal("2.00"),
     )
     play(partie, "Anne", "rami", Bruno=hand("K Q 5"), Chloé=hand("9"))
@@ -135,7 +135,7 @@ def test_a_donne_typed_in_either_letters_is_stored_and_shown_in_the_page_s(
     data = {
         "winner": str(pk["Bruno"]),
         "win": "rami",
-        f"cartes_{pk['Anne']}": typed,
+        f"cards_{pk['Anne']}": typed,
         f"points_{pk['Chloé']}": "4",
     }
     url = reverse("donne_create", args=[partie.pk])
@@ -144,7 +144,7 @@ def test_a_donne_typed_in_either_letters_is_stored_and_shown_in_the_page_s(
     donne = partie.donnes.get(number=2)
     assert donne.hands.get(joueur__name="Anne").cards == "K Q J"
     edit = client.get(reverse("donne_edit", args=[partie.pk, 2]), HTTP_ACCEPT_LANGUAGE=accept)
-    assert edit.context["form"][f"cartes_{pk['Anne']}"].value() == shown
+    assert edit.context["form"][f"cards_{pk['Anne']}"].value() == shown
 
 
 @pytest.mark.parametrize(

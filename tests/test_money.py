@@ -20,7 +20,7 @@ from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
 from games.scoring.players import person_key
 from games.selectors import parties_money, parties_of
-from tests.factories import decide, etat, hand, make_partie, partie_p1, play
+from tests.factories import decide, hand, make_partie, partie_p1, play, revision_of
 from tests.scoring.conftest import load_examples
 
 pytestmark = pytest.mark.django_db
@@ -64,13 +64,13 @@ def test_stakes_and_rachats_are_owed_until_marked_paid(p1) -> None:
         "Bruno": Decimal("3.00"),
         "Chloé": Decimal("1.00"),
     }
-    services.stake_mark_paid(joueur=joueur(p1, "Bruno"), paid=True)
+    services.mise_mark_paid(joueur=joueur(p1, "Bruno"), paid=True)
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     c = cagnotte(p1)
     bruno = next(x for x in c.players if x.joueur.name == "Bruno")
     assert (bruno.paid, bruno.owed) == (Decimal("3.00"), Decimal("0.00"))
     assert c.on_table == Decimal("3.00")
-    services.stake_mark_paid(joueur=joueur(p1, "Bruno"), paid=False)
+    services.mise_mark_paid(joueur=joueur(p1, "Bruno"), paid=False)
     assert owed(p1)["Bruno"] == Decimal("1.00")
 
 
@@ -87,16 +87,16 @@ def test_a_declined_rachat_has_nothing_to_pay(alice) -> None:
 def test_a_partie_without_stake_refuses_to_mark_one_paid(alice) -> None:
     partie = make_partie(alice)
     with pytest.raises(RamiError) as err:
-        services.stake_mark_paid(joueur=joueur(partie, "Alice"), paid=True)
+        services.mise_mark_paid(joueur=joueur(partie, "Alice"), paid=True)
     assert err.value.code == "pas_de_mise"
-    assert not Joueur.objects.filter(stake_paid=True).exists()
+    assert not Joueur.objects.filter(mise_paid=True).exists()
 
 
 def test_changing_the_prices_recomputes_what_is_owed(p1) -> None:
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     repriced = services.partie_update_money(
         partie=p1,
-        stake=Decimal("0.50"),
+        mise_initiale=Decimal("0.50"),
         rachat_price=Decimal("3.10"),
         point_value=Decimal("0.05"),
         settlement="gagnant",
@@ -149,7 +149,7 @@ def build_case(owner, case: dict) -> Partie:
         name=case["id"],
         preset=case["preset"],
         joueurs=case["players"],
-        stake=from_centimes(config.get("mise_initiale", 0)),
+        mise_initiale=from_centimes(config.get("mise_initiale", 0)),
         rachat_price=from_centimes(prix if isinstance(prix, int) else prix[0]),
         point_value=from_centimes(config.get("valeur_point", 0)),
         settlement=config.get("reglement", "gagnant"),
@@ -187,7 +187,7 @@ def test_p1_with_everything_paid_gives_the_pot_to_alice(alice) -> None:
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     partie = build_case(alice, case)
     for j in partie.joueurs.all():
-        services.stake_mark_paid(joueur=j, paid=True)
+        services.mise_mark_paid(joueur=j, paid=True)
     for rachat in Rachat.objects.filter(accepted=True):
         services.rachat_mark_paid(rachat=rachat, paid=True)
     c = cagnotte(partie)
@@ -212,19 +212,19 @@ def test_the_partie_page_shows_the_cagnotte(client, alice, p1) -> None:
 
 def test_a_toggle_with_htmx_returns_the_panel_alone(client, alice, p1) -> None:
     client.force_login(alice)
-    url = reverse("stake_paid", args=[p1.pk, joueur(p1, "Bruno").pk])
+    url = reverse("mise_paid", args=[p1.pk, joueur(p1, "Bruno").pk])
     response = client.post(url, {"paid": "1"}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     page = response.content.decode()
     assert page.lstrip().startswith("<section") and "<html" not in page
-    assert Joueur.objects.get(name="Bruno").stake_paid is True
+    assert Joueur.objects.get(name="Bruno").mise_paid is True
     assert response.context["cagnotte"].players[1].owed == Decimal("2.00")
 
 
 def test_a_refused_toggle_with_htmx_says_why_in_the_panel(client, alice) -> None:
     partie = make_partie(alice)  # no stake
     client.force_login(alice)
-    url = reverse("stake_paid", args=[partie.pk, joueur(partie, "Bruno").pk])
+    url = reverse("mise_paid", args=[partie.pk, joueur(partie, "Bruno").pk])
     response = client.post(url, {"paid": "1"}, headers={"HX-Request": "true"})
     assert "Cette partie se joue sans mise" in response.content.decode()
 
@@ -241,34 +241,34 @@ def test_a_toggle_without_javascript_redirects_to_the_panel(client, alice, p1) -
 def test_the_money_form_recomputes_and_says_so(client, alice, p1) -> None:
     client.force_login(alice)
     data = {
-        "stake": "2",
+        "mise_initiale": "2",
         "rachat_price": "2,50",  # a French keyboard's decimal comma
         "point_value": "0",
         "settlement": "gagnant",
-        "etat": etat(p1),
+        "revision": revision_of(p1),
     }
     response = client.post(reverse("partie_money", args=[p1.pk]), data, follow=True)
     assert "Ce que chacun doit a été recalculé." in response.content.decode()
-    assert Partie.objects.get().stake == Decimal("2.00")
+    assert Partie.objects.get().mise_initiale == Decimal("2.00")
     assert Partie.objects.get().rachat_price == Decimal("2.50")
     assert owed(p1)["Bruno"] == Decimal("4.50")
 
 
 def test_the_money_form_refuses_a_negative_price(client, alice, p1) -> None:
     client.force_login(alice)
-    data = {"stake": "-1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
+    data = {"mise_initiale": "-1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
     response = client.post(reverse("partie_money", args=[p1.pk]), data)
     assert response.status_code == 422
-    assert Partie.objects.get().stake == Decimal("1.00")
+    assert Partie.objects.get().mise_initiale == Decimal("1.00")
 
 
 def test_editing_away_a_paid_rachat_warns_on_the_page(client, alice, p1) -> None:
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
     client.force_login(alice)
     ids = {j.name: j.pk for j in p1.joueurs.all()}
-    data = {"winner": ids["Chloé"], "win": "rami", "etat": etat(p1)}
-    data[f"cartes_{ids['Alice']}"] = "5 2"
-    data[f"cartes_{ids['Bruno']}"] = "Q J 9"
+    data = {"winner": ids["Chloé"], "win": "rami", "revision": revision_of(p1)}
+    data[f"cards_{ids['Alice']}"] = "5 2"
+    data[f"cards_{ids['Bruno']}"] = "Q J 9"
     data[f"jokers_{ids['Alice']}"] = data[f"jokers_{ids['Bruno']}"] = "0"
     response = client.post(reverse("donne_edit", args=[p1.pk, 3]), data, follow=True)
     assert (
@@ -288,11 +288,11 @@ def test_person_key_ignores_case_accents_and_spaces() -> None:
 def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     first = build_case(alice, case)
-    second = make_partie(alice, joueurs=["alice", "BRUNO", "Chloe"], stake=Decimal("0.30"))
+    second = make_partie(alice, joueurs=["alice", "BRUNO", "Chloe"], mise_initiale=Decimal("0.30"))
     play(second, "BRUNO", "rami", alice=hand("K"), Chloe=hand("2"))
     services.partie_close(partie=second)
-    services.stake_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
-    make_partie(bob, stake=Decimal("9.00"))  # bob's: never in alice's accounts
+    services.mise_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
+    make_partie(bob, mise_initiale=Decimal("9.00"))  # bob's: never in alice's accounts
     comptes = build_accounts(parties_money(parties_of(alice)))
     # Both parties are over: what is not paid yet is in the transfers, not in a second list.
     assert comptes.to_pot == []
@@ -320,8 +320,8 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
 
 
 def test_parties_of_another_day_are_another_evening(alice) -> None:
-    make_partie(alice, stake=Decimal("1.00"))
-    old = make_partie(alice, stake=Decimal("1.00"))
+    make_partie(alice, mise_initiale=Decimal("1.00"))
+    old = make_partie(alice, mise_initiale=Decimal("1.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
     comptes = build_accounts(parties_money(parties_of(alice)))
     assert len(comptes.evenings) == 2
@@ -351,17 +351,17 @@ def test_the_partie_page_money_takes_one_query(alice, p1, django_assert_num_quer
 
 def _urls(p1) -> list[tuple[str, str, dict]]:
     return [
-        ("post", reverse("stake_paid", args=[p1.pk, joueur(p1, "Bruno").pk]), {"paid": "1"}),
+        ("post", reverse("mise_paid", args=[p1.pk, joueur(p1, "Bruno").pk]), {"paid": "1"}),
         ("post", reverse("rachat_paid", args=[p1.pk, Rachat.objects.get().pk]), {"paid": "1"}),
         (
             "post",
             reverse("partie_money", args=[p1.pk]),
             {
-                "stake": "1",
+                "mise_initiale": "1",
                 "rachat_price": "2",
                 "point_value": "0",
                 "settlement": "gagnant",
-                "etat": etat(p1),
+                "revision": revision_of(p1),
             },
         ),
     ]
@@ -378,7 +378,7 @@ def test_another_account_gets_404(client, bob, p1) -> None:
     client.force_login(bob)
     for method, url, data in _urls(p1):
         assert getattr(client, method)(url, data).status_code == 404, url
-    assert not Joueur.objects.filter(stake_paid=True).exists()
+    assert not Joueur.objects.filter(mise_paid=True).exists()
     assert not Rachat.objects.filter(paid=True).exists()
     # bob's own Comptes page is his, and empty of alice's players.
     response = client.get(reverse("comptes_argent"))
@@ -402,11 +402,11 @@ def test_a_rachat_price_changed_on_another_phone_is_not_silently_undone(alice, p
     second.force_login(alice)
     page = reverse("partie_detail", args=[p1.pk])
     url = reverse("partie_money", args=[p1.pk])
-    token = first.get(page).context["money_form"]["etat"].value()
-    money = {"stake": "1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
-    assert second.post(url, {**money, "rachat_price": "3", "etat": token}).status_code == 302
+    token = first.get(page).context["money_form"]["revision"].value()
+    money = {"mise_initiale": "1", "rachat_price": "2", "point_value": "0", "settlement": "gagnant"}
+    assert second.post(url, {**money, "rachat_price": "3", "revision": token}).status_code == 302
     # The first phone raises the stake on the page as it was, with the old price of 2.
-    response = first.post(url, {**money, "stake": "2", "etat": token})
+    response = first.post(url, {**money, "mise_initiale": "2", "revision": token})
     assert response.status_code == 409
     form = response.context["money_form"]
     assert form.non_field_errors() == [
@@ -415,14 +415,14 @@ def test_a_rachat_price_changed_on_another_phone_is_not_silently_undone(alice, p
         "toujours juste."
     ]
     # The current values, with the token they go with.
-    assert (form["stake"].value(), form["rachat_price"].value()) == (
+    assert (form["mise_initiale"].value(), form["rachat_price"].value()) == (
         Decimal("1.00"),
         Decimal("3.00"),
     )
-    assert form["etat"].value() == etat(p1)
+    assert form["revision"].value() == revision_of(p1)
     p1.refresh_from_db()
-    assert (p1.stake, p1.rachat_price) == (Decimal("1.00"), Decimal("3.00"))
+    assert (p1.mise_initiale, p1.rachat_price) == (Decimal("1.00"), Decimal("3.00"))
     # Without a token at all: stale too.
-    assert first.post(url, {**money, "stake": "2", "etat": ""}).status_code == 409
-    assert first.post(url, {**money, "stake": "2"}).status_code == 409
-    assert Partie.objects.get().stake == Decimal("1.00")
+    assert first.post(url, {**money, "mise_initiale": "2", "revision": ""}).status_code == 409
+    assert first.post(url, {**money, "mise_initiale": "2"}).status_code == 409
+    assert Partie.objects.get().mise_initiale == Decimal("1.00")

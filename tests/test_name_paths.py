@@ -79,7 +79,7 @@ def verdict_of_form(client: Client, name: str) -> tuple[str | None, list[str]]:
         {
             "preset": "classique",
             "joueurs": [*TABLE, name],
-            "stake": "0",
+            "mise_initiale": "0",
             "rachat_price": "0",
             "point_value": "0",
             "settlement": "gagnant",

@@ -31,20 +31,20 @@ def phone(alice) -> Client:
     return client
 
 
-def queued(partie: Partie, winner: str, *, etat=None, after=None, players=FOUR, **points):
+def queued(partie: Partie, winner: str, *, revision=None, after=None, players=FOUR, **points):
     """What the queue posts: the form's fields, as the page had them."""
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     partie.refresh_from_db()
     data = {
-        "cle": str(uuid.uuid4()),
-        "etat": str(partie.revision) if etat is None else etat,
-        "en_course": " ".join(str(pk[name]) for name in players),
+        "idempotency_key": str(uuid.uuid4()),
+        "revision": str(partie.revision) if revision is None else revision,
+        "players": " ".join(str(pk[name]) for name in players),
         "winner": str(pk[winner]),
         "win": "rami",
     }
     data.update({f"points_{pk[name]}": str(value) for name, value in points.items()})
     if after:
-        data["apres"] = str(after)
+        data["after_key"] = str(after)
     return data
 
 
@@ -70,10 +70,55 @@ def test_a_queued_donne_is_recorded_once_however_often_it_is_sent(phone, partie)
     assert numbers(partie) == [1]
 
 
+# The form's names before "One vocabulary, round two" (docs/decisions.md): a phone may hold
+# donnes queued with them.
+OLD_NAMES = {
+    "idempotency_key": "cle",
+    "revision": "etat",
+    "after_key": "apres",
+    "force": "forcer",
+    "players": "en_course",
+}
+
+
+def old_named(data: dict) -> dict:
+    return {OLD_NAMES.get(name, name): value for name, value in data.items()}
+
+
+def test_donnes_queued_under_the_old_field_names_are_recorded_as_before(phone, partie):
+    first = queued(partie, "Anne", Bruno=12, Chloé=7, David=30)
+    second = queued(partie, "Bruno", after=first["idempotency_key"], Anne=3, Chloé=4, David=5)
+    second["revision"] = first["revision"]
+    old_first, old_second = old_named(first), old_named(second)
+    assert {"cle", "etat", "en_course"} <= old_first.keys() and "apres" in old_second
+    status, answer = send(phone, partie, old_first)
+    partie.refresh_from_db()
+    assert (status, answer) == (200, {"ok": True, "number": 1, "etat": str(partie.revision)})
+    # Its key still counts: sent again, the same donne.
+    assert send(phone, partie, old_first)[1]["number"] == 1
+    first_donne = Donne.objects.get(partie=partie, number=1)
+    assert str(first_donne.idempotency_key) == first["idempotency_key"]
+    # The one typed behind it follows it (its "apres" is read).
+    status, answer = send(phone, partie, old_second)
+    assert (status, answer["number"]) == (200, 2)
+    second_donne = Donne.objects.get(partie=partie, number=2)
+    assert str(second_donne.idempotency_key) == second["idempotency_key"]
+    assert numbers(partie) == [1, 2]
+
+
+def test_a_donne_queued_under_the_old_names_on_a_stale_marque_is_sent_back(phone, partie):
+    data = old_named(queued(partie, "Anne", Bruno=12, Chloé=7, David=30))
+    play(partie, "David", "rami", Anne=hand(points=1), Bruno=hand(points=2), Chloé=hand(points=3))
+    status, answer = send(phone, partie, data)
+    # Its old "etat" is read: the freshness check is not lost with the name.
+    assert (status, answer["ok"], answer["code"]) == (409, False, "etat_perime")
+    assert numbers(partie) == [1]
+
+
 def test_a_donne_typed_behind_a_waiting_one_follows_it(phone, partie):
     first = queued(partie, "Anne", Bruno=12, Chloé=7, David=30)
-    second = queued(partie, "Bruno", after=first["cle"], Anne=3, Chloé=4, David=5)
-    second["etat"] = first["etat"]  # typed on the same page, before the first one went out
+    second = queued(partie, "Bruno", after=first["idempotency_key"], Anne=3, Chloé=4, David=5)
+    second["revision"] = first["revision"]  # typed on the same page, before the first one went out
     assert send(phone, partie, first)[0] == 200
     status, answer = send(phone, partie, second)
     assert (status, answer["number"]) == (200, 2)
@@ -109,7 +154,7 @@ def test_another_phone_s_donne_in_between_sends_the_queued_one_back(phone, parti
 
 def test_a_rachat_to_decide_keeps_the_next_donne_waiting(phone, partie):
     first = queued(partie, "Anne", Bruno=104, Chloé=7, David=30)  # Bruno crosses 100
-    second = queued(partie, "Chloé", after=first["cle"], Anne=1, Bruno=2, David=3)
+    second = queued(partie, "Chloé", after=first["idempotency_key"], Anne=1, Bruno=2, David=3)
     assert send(phone, partie, first)[0] == 200
     status, answer = send(phone, partie, second)
     assert (status, answer["code"], answer["wait"]) == (409, "decision_en_attente", True)
@@ -118,7 +163,7 @@ def test_a_rachat_to_decide_keeps_the_next_donne_waiting(phone, partie):
 
 def test_a_player_gone_since_the_donne_was_typed_sends_it_back(phone, partie):
     first = queued(partie, "Anne", Bruno=104, Chloé=7, David=30)
-    second = queued(partie, "Chloé", after=first["cle"], Anne=1, Bruno=2, David=3)
+    second = queued(partie, "Chloé", after=first["idempotency_key"], Anne=1, Bruno=2, David=3)
     send(phone, partie, first)
     bruno = partie.joueurs.get(name="Bruno")
     phone.post(reverse("rachat_decide", args=[partie.pk, bruno.pk]), {"decision": "abandonner"})
@@ -151,12 +196,12 @@ def test_the_offline_page_is_there_for_pages_never_opened(anonymous):
 
 def test_a_deleted_donne_sent_again_is_refused_not_recorded_again(phone, partie):
     first = queued(partie, "Anne", Bruno=12, Chloé=7, David=30)
-    second = queued(partie, "Bruno", after=first["cle"], Anne=3, Chloé=4, David=5)
+    second = queued(partie, "Bruno", after=first["idempotency_key"], Anne=3, Chloé=4, David=5)
     assert send(phone, partie, first)[0] == 200
     assert send(phone, partie, second)[1]["number"] == 2
     partie.refresh_from_db()
     deleted = phone.post(
-        reverse("donne_delete", args=[partie.pk, 2]), {"etat": str(partie.revision)}
+        reverse("donne_delete", args=[partie.pk, 2]), {"revision": str(partie.revision)}
     )
     assert deleted.status_code == 302 and numbers(partie) == [1]
     # The queue never heard the answer and sends the second donne again, right behind the

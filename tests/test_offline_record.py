@@ -41,7 +41,7 @@ def test_the_page_carries_the_record_at_its_revision() -> None:
         "ended": False,
     }
     partie.refresh_from_db()
-    assert page["revision"] == selectors.partie_state(partie).etat
+    assert page["revision"] == selectors.partie_state(partie).revision
     assert page["after"]["number"] == 1
     assert page["after"]["totals"] == {"Anne": -10, "Bruno": 12, "Chloé": 7, "David": 95}
     assert page["blocked"] is False

@@ -108,9 +108,9 @@ def test_the_next_partie_started_offline_is_made_once_with_the_same_players(phon
     new = {j.name: j.pk for j in made.joueurs.all()}
     assert first["joueurs"] == {str(old[name]): new[name] for name in FOUR}
     # As "Rejouer" online: same preset and money, the first dealer one seat on.
-    assert (made.preset, made.stake, made.rachat_price) == (
+    assert (made.preset, made.mise_initiale, made.rachat_price) == (
         partie.preset,
-        partie.stake,
+        partie.mise_initiale,
         partie.rachat_price,
     )
     assert made.first_dealer == 2

@@ -38,7 +38,7 @@ def test_the_partie_page_s_transfers_link_to_the_evening_that_counts_them(client
 def test_the_comptes_name_every_partie_of_the_evening_counted_or_not(client, alice) -> None:
     first = gerard_wins(alice, paid=(), name="Jeudi")
     second = gerard_wins(alice, paid=("Anne",), name="Revanche")
-    running = make_partie(alice, name="Belote ?", stake=Decimal("1"))
+    running = make_partie(alice, name="Belote ?", mise_initiale=Decimal("1"))
     client.force_login(alice)
     comptes = client.get(reverse("comptes_argent")).content.decode()
     assert (
@@ -52,10 +52,10 @@ def test_the_comptes_name_every_partie_of_the_evening_counted_or_not(client, ali
 
 
 def test_a_partie_in_progress_says_it_will_be_counted_once_over(client, alice) -> None:
-    partie = make_partie(alice, joueurs=["Anne", "Bruno"], stake=Decimal("2"))
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"], mise_initiale=Decimal("2"))
     services.partie_update_money(
         partie=partie,
-        stake=Decimal("2"),
+        mise_initiale=Decimal("2"),
         rachat_price=Decimal("0"),
         point_value=Decimal("0.10"),
         settlement="gagnant",

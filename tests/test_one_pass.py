@@ -56,7 +56,9 @@ def _next_donne_post(client, partie) -> dict[str, str]:
     """The form of the page as the phone has it, filled in: every field the page rendered."""
     page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
     fields = dict(
-        re.findall(r'<input type="hidden" name="(cle|etat|en_course)" value="([^"]*)"', page)
+        re.findall(
+            r'<input type="hidden" name="(idempotency_key|revision|players)" value="([^"]*)"', page
+        )
     )
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     return {
@@ -115,7 +117,7 @@ def test_the_live_count_of_a_hand_needs_no_replay(client, partie, replays) -> No
 def test_editing_a_donne_replays_only_under_the_lock(client, partie, replays) -> None:
     client.force_login(partie.owner)
     page = client.get(reverse("donne_edit", args=[partie.pk, 2])).content.decode()
-    fields = dict(re.findall(r'name="(cle|etat|en_course)" value="([^"]*)"', page))
+    fields = dict(re.findall(r'name="(idempotency_key|revision|players)" value="([^"]*)"', page))
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     data = {**fields, "winner": str(pk["Anne"]), "win": "rami"}
     data |= {f"points_{pk[name]}": "4" for name in ("Bruno", "Chloé", "David")}

@@ -17,7 +17,7 @@ def _post(client, partie, winner: str, **points: str):
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     data = {"winner": str(pk[winner]), "win": "rami"}
     data |= {f"points_{pk[name]}": value for name, value in points.items()}
-    data["en_course"] = " ".join(str(v) for v in pk.values())
+    data["players"] = " ".join(str(v) for v in pk.values())
     response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
     assert response.status_code == 200
     return response.content.decode()
@@ -49,7 +49,7 @@ def test_an_edit_preview_leaves_the_totals_to_the_save(client, alice) -> None:
     play(partie, "Tom", "rami", Léa=hand(points=80), Papa=hand(points=3))
     client.force_login(alice)
     pk = {j.name: j.pk for j in partie.joueurs.all()}
-    data = {"winner": str(pk["Tom"]), "win": "rami", f"points_{pk['Léa']}": "30", "modifie": "1"}
+    data = {"winner": str(pk["Tom"]), "win": "rami", f"points_{pk['Léa']}": "30", "edited": "1"}
     body = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX).content.decode()
     assert "→" not in body
     assert 'id="apercu-totaux"' in body

@@ -108,9 +108,9 @@ def posted_donne(partie: Partie, winner: str) -> dict[str, str]:
     partie.refresh_from_db()
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     data = {
-        "cle": str(uuid.uuid4()),
-        "etat": str(partie.revision),
-        "en_course": " ".join(str(pk[name]) for name in NAMES),
+        "idempotency_key": str(uuid.uuid4()),
+        "revision": str(partie.revision),
+        "players": " ".join(str(pk[name]) for name in NAMES),
         "winner": str(pk[winner]),
         "win": "rami",
     }
@@ -156,7 +156,7 @@ def crossed(donnes: int) -> tuple[Partie, int]:
     services.partie_unshare(partie=partie)
     services.partie_update_money(
         partie=partie,
-        stake=partie.stake,
+        mise_initiale=partie.mise_initiale,
         rachat_price=Decimal("2"),
         point_value=partie.point_value,
         settlement=partie.settlement,
@@ -212,7 +212,7 @@ def test_a_delete_costs_the_same_queries_at_5_and_300_donnes(
     partie.refresh_from_db()
     url = reverse("donne_delete", args=[partie.pk, donnes])
     with django_assert_num_queries(DELETE_QUERIES):
-        response = client.post(url, {"etat": str(partie.revision)})
+        response = client.post(url, {"revision": str(partie.revision)})
     assert response.status_code == 302
     assert partie.donnes.count() == donnes - 1
     assert replays.agrees(partie)

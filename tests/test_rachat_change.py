@@ -11,7 +11,7 @@ from games import services
 from games.models import Rachat
 from games.scoring import RamiError
 from games.selectors import partie_replay
-from tests.factories import decide, etat, hand, make_partie, make_user, play
+from tests.factories import decide, hand, make_partie, make_user, play, revision_of
 
 pytestmark = pytest.mark.django_db
 
@@ -67,11 +67,13 @@ def test_a_change_posted_without_a_state_is_stale_and_changes_nothing(partie) ->
     client = Client()
     client.force_login(partie.owner)
     url = reverse("rachat_change", args=[partie.pk, 1, chloe(partie).pk])
-    for posted in ({"decision": "racheter", "etat": ""}, {"decision": "racheter"}):
+    for posted in ({"decision": "racheter", "revision": ""}, {"decision": "racheter"}):
         response = client.post(url, posted, follow=True)
         assert "La partie a changé ailleurs" in response.content.decode()
     assert Rachat.objects.get().accepted is False
-    response = client.post(url, {"decision": "racheter", "etat": etat(partie)}, follow=True)
+    response = client.post(
+        url, {"decision": "racheter", "revision": revision_of(partie)}, follow=True
+    )
     assert "Donne 1 : Chloé se rachète finalement." in response.content.decode()
     assert Rachat.objects.get().accepted is True
 

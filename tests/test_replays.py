@@ -28,7 +28,9 @@ def agrees_everywhere() -> None:
 
 
 def test_every_kind_of_write_keeps_the_stored_replay_equal_to_a_fresh_one(alice) -> None:
-    partie = make_partie(alice, joueurs=["Anne", "Bruno", "Chloé", "David"], stake=Decimal("1"))
+    partie = make_partie(
+        alice, joueurs=["Anne", "Bruno", "Chloé", "David"], mise_initiale=Decimal("1")
+    )
     agrees_everywhere()  # created: no donne yet
     play(partie, "Anne", "rami", Bruno=hand("K Q 5"), Chloé=hand("9"), David=hand("2"))
     play(partie, "Bruno", "rami", Anne=hand(points=110), Chloé=hand("3"), David=hand("4"))
@@ -52,11 +54,11 @@ def test_every_kind_of_write_keeps_the_stored_replay_equal_to_a_fresh_one(alice)
     agrees_everywhere()  # a middle donne deleted: the later ones renumbered
     services.donne_delete(donne=partie.donnes.order_by("-number").first())
     agrees_everywhere()  # the last one undone
-    services.stake_mark_paid(joueur=joueurs["Anne"], paid=True)
+    services.mise_mark_paid(joueur=joueurs["Anne"], paid=True)
     agrees_everywhere()  # a payment tick
     services.partie_update_money(
         partie=partie,
-        stake=Decimal("2"),
+        mise_initiale=Decimal("2"),
         rachat_price=Decimal("3"),
         point_value=Decimal("0.10"),
         settlement="croise",

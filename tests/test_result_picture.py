@@ -21,7 +21,7 @@ SEVEN = ["Maman", "Mamie", "Marie-Christine", "Jean-Baptiste", "Zoé", "Zoë", "
 
 @pytest.fixture
 def finished(alice):
-    partie = make_partie(alice, joueurs=SEVEN, preset="rami51", stake=Decimal("1.00"))
+    partie = make_partie(alice, joueurs=SEVEN, preset="rami51", mise_initiale=Decimal("1.00"))
     losers = {n: hand(points=100 + 10 * i) for i, n in enumerate(SEVEN[1:])}
     play(partie, "Maman", "sortie", **losers)
     play(partie, "Ana", "sortie", **{n: hand(points=30) for n in SEVEN[:6]})

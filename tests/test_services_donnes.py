@@ -195,7 +195,7 @@ def test_a_form_built_on_an_older_state_is_refused(alice) -> None:
             partie=partie,
             winner=joueurs["Bruno"],
             win="rami",
-            etat=etat,
+            revision=etat,
             hands={joueurs["Alice"]: hand("K"), joueurs["Chloé"]: hand("2")},
         )
     assert err.value.code == "etat_perime"
@@ -213,15 +213,15 @@ def test_the_same_rachat_answer_twice_changes_nothing(p1) -> None:
 
 
 def test_ticking_a_payment_does_not_make_the_donne_form_stale(alice) -> None:
-    partie = make_partie(alice, stake=Decimal("1.00"))
+    partie = make_partie(alice, mise_initiale=Decimal("1.00"))
     etat = str(Partie.objects.get(pk=partie.pk).revision)
-    services.stake_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
+    services.mise_mark_paid(joueur=partie.joueurs.get(name="Bruno"), paid=True)
     joueurs = {j.name: j for j in partie.joueurs.all()}
     services.donne_create(
         partie=partie,
         winner=joueurs["Alice"],
         win="rami",
-        etat=etat,
+        revision=etat,
         hands={joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
     )
     assert Donne.objects.count() == 1

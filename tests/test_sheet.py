@@ -181,7 +181,7 @@ def test_the_sheet_counts_the_money_already_on_the_table_as_the_panel_does(alice
     # Bruno's stake and his 2,00 € rachat are on the table: the cagnotte pays Anne from them,
     # and Bruno owes nothing more. Paper and screen must say the same (new-user test).
     bruno = p1.joueurs.get(name="Bruno")
-    services.stake_mark_paid(joueur=bruno, paid=True)
+    services.mise_mark_paid(joueur=bruno, paid=True)
     services.rachat_mark_paid(rachat=p1.donnes.get(number=3).rachats.get(), paid=True)
     html = _client(alice).get(f"/parties/{p1.pk}/marque/").content.decode()
     assert "La cagnotte → Anne : 3,00\xa0€" in html

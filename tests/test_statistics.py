@@ -43,7 +43,7 @@ def three_parties(owner) -> list[Partie]:
     Mercredi (point 0,10 €, the losers pay the winner): Chloé rami (A 20, B 35, C −10);
     Chloé rami (A 32, B 42, C −20); ended. Anne pays 52 × 0,10 = 5,20 €, Bruno 62 × 0,10 =
     6,20 €: nets A −5,20, B −6,20, C +11,40."""
-    money = {"stake": Decimal("1.00"), "rachat_price": Decimal("2.00")}
+    money = {"mise_initiale": Decimal("1.00"), "rachat_price": Decimal("2.00")}
     lundi = make_partie(owner, joueurs=TABLE, name="Lundi", **money)
     play(lundi, "Anne", "rami", Bruno=hand(points=30), Chloé=hand(points=20))
     play(lundi, "Bruno", "rami", Anne=hand(points=40), Chloé=hand(points=90))

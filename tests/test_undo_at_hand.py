@@ -29,7 +29,7 @@ def partie(alice):
 
 def _new_donne(client, partie, headers, **points):
     page = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
-    data = dict(re.findall(r'name="(cle|etat|en_course)" value="([^"]*)"', page))
+    data = dict(re.findall(r'name="(idempotency_key|revision|players)" value="([^"]*)"', page))
     pk = {j.name: j.pk for j in partie.joueurs.all()}
     data |= {"winner": str(pk["Tom"]), "win": "rami"}
     data |= {f"points_{pk[name]}": str(value) for name, value in points.items()}

@@ -20,7 +20,7 @@ from django.urls import reverse
 from games import selectors, services
 from games.files import BACKUP_FORMAT, export_dict
 from games.models import Partie
-from games.services.parties import note_etat
+from games.services.parties import note_token
 from tests.factories import hand, make_partie, play
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,7 @@ def importer(bob) -> Client:
 def form_refusal(phone: Client, note: str) -> str:
     partie = Partie.objects.get(owner__username="alice")
     url = reverse("partie_note", args=[partie.pk])
-    response = phone.post(url, {"note": note, "etat_note": note_etat(partie.note)})
+    response = phone.post(url, {"note": note, "note_token": note_token(partie.note)})
     assert response.status_code == 422
     [message] = response.context["note_form"].errors["note"]
     return message
@@ -110,7 +110,7 @@ def test_an_imported_note_is_stored_as_the_form_stores_it(export, phone, importe
     typed = "\n  Chez Anne.\r\n\tBruno a apporté le gâteau. \r\n"
     partie = Partie.objects.get(owner__username="alice")
     phone.post(
-        reverse("partie_note", args=[partie.pk]), {"note": typed, "etat_note": note_etat("")}
+        reverse("partie_note", args=[partie.pk]), {"note": typed, "note_token": note_token("")}
     )
     partie.refresh_from_db()
     assert partie.note == "Chez Anne.\n\tBruno a apporté le gâteau."
@@ -168,7 +168,7 @@ def test_a_dealer_the_donne_form_refuses_is_refused_by_the_import(alice, importe
 def test_the_note_form_s_refusal_is_shown_next_to_the_note(phone, export) -> None:
     partie = Partie.objects.get(owner__username="alice")
     url = reverse("partie_note", args=[partie.pk])
-    response = phone.post(url, {"note": "Chez\u202eAnne", "etat_note": note_etat("")})
+    response = phone.post(url, {"note": "Chez\u202eAnne", "note_token": note_token("")})
     body = html.unescape(response.content.decode())
     assert (
         f'<div class="alert alert-danger py-1 small" id="note-erreur">{NOTE_REFUSED}</div>' in body

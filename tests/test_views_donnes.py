@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Donne, Partie
 from games.selectors import partie_replay
-from tests.factories import decide, etat, hand, make_partie, play
+from tests.factories import decide, hand, make_partie, play, revision_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -78,7 +78,7 @@ def test_the_partie_page_shows_the_scoreboard_and_the_form(client, alice, partie
 def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None:
     client.force_login(alice)
     data = donne_data(
-        partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2", jokers_Chloé="1", points_David="12"
+        partie, "Anne", points_Bruno="25", cards_Chloé="R D 2", jokers_Chloé="1", points_David="12"
     )
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 302
@@ -90,7 +90,7 @@ def test_recording_a_donne_without_htmx_redirects(client, alice, partie) -> None
 def test_the_message_after_a_redirect_is_shown_once(client, alice, partie) -> None:
     client.force_login(alice)
     data = donne_data(
-        partie, "Anne", points_Bruno="25", cartes_Chloé="R D 2", jokers_Chloé="1", points_David="12"
+        partie, "Anne", points_Bruno="25", cards_Chloé="R D 2", jokers_Chloé="1", points_David="12"
     )
     response = client.post(reverse("donne_create", args=[partie.pk]), data, follow=True)
     assert response.content.decode().count("Donne 1 notée.") == 1
@@ -131,10 +131,10 @@ def test_a_missing_hand_is_an_error_next_to_the_field(client, alice, partie) -> 
     ("fields", "message"),
     [
         (
-            {"cartes_Bruno": "K K K K K K K K K"},
+            {"cards_Bruno": "K K K K K K K K K"},
             "La main de Bruno a 9 cartes « R » ; ce jeu n'en a que 8.",
         ),
-        ({"cartes_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
+        ({"cards_Bruno": "Z 3"}, "La carte « Z » n'existe pas (A R D V 10 9 … 2, ou A K Q J …)."),
         ({"points_Bruno": "-4"}, "Assurez-vous que cette valeur est supérieure ou égale à 0."),
         (
             {"points_Bruno": "99999"},
@@ -176,7 +176,7 @@ def test_an_eliminated_player_cannot_win(client, alice) -> None:
 
 def test_the_preview_explains_each_count(client, alice, partie) -> None:
     client.force_login(alice)
-    data = donne_data(partie, "Anne", cartes_Chloé="D 2", jokers_Chloé="1", points_Bruno="7")
+    data = donne_data(partie, "Anne", cards_Chloé="D 2", jokers_Chloé="1", points_Bruno="7")
     response = client.post(reverse("donne_preview", args=[partie.pk]), data, **HTMX)
     body = response.content.decode()
     assert "(10 + 10 + 2) × 2 = 44 — un joker en main" in body  # the seed's own example
@@ -217,7 +217,7 @@ def test_editing_an_earlier_donne_says_which_totals_changed(client, alice, parti
     play(partie, "Bruno", "rami", Anne=hand("4"), Chloé=hand("2"), David=hand("3"))
     client.force_login(alice)
     data = donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3")
-    data["etat"] = etat(partie)
+    data["revision"] = revision_of(partie)
     response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
     body = response.content.decode()
     assert "Donne 1 modifiée." in body
@@ -231,7 +231,7 @@ def test_the_edit_form_starts_from_what_was_recorded(client, alice, partie) -> N
     form = response.context["form"]
     pk = ids(partie)
     # Stored as the engine writes them (K Q), shown as a French table reads them.
-    assert form[f"cartes_{pk['Bruno']}"].value() == "R D"
+    assert form[f"cards_{pk['Bruno']}"].value() == "R D"
     assert form[f"points_{pk['Chloé']}"].value() == "7"
     assert form[f"jokers_{pk['Chloé']}"].value() == "1"
 
@@ -261,8 +261,8 @@ def test_a_talon_epuise_donne_in_rami52_7_counts_everyone(client, alice) -> None
     pk = ids(partie)
     data = {
         "winner": "talon_epuise",
-        f"cartes_{pk['Paul']}": "9 9",
-        f"cartes_{pk['Rose']}": "R R R",
+        f"cards_{pk['Paul']}": "9 9",
+        f"cards_{pk['Rose']}": "R R R",
         f"jokers_{pk['Rose']}": "1",
     }
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
@@ -304,7 +304,10 @@ def test_an_edit_that_blocks_later_donnes_keeps_them_on_the_page_and_undo_target
     play(partie, "Anne", "rami", Bea=hand(points=40), Cyril=hand(points=30))
     play(partie, "Cyril", "rami", Anne=hand("5"), Bea=hand("5"))
     client.force_login(alice)
-    data = {**donne_data(partie, "Anne", points_Bea="60", points_Cyril="5"), "etat": etat(partie)}
+    data = {
+        **donne_data(partie, "Anne", points_Bea="60", points_Cyril="5"),
+        "revision": revision_of(partie),
+    }
     response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data, follow=True)
     body = response.content.decode()
     # Bea: 60 + 40 = 100 at donne 2 (docs/rules.md R4): donne 3 waits for her decision.
@@ -319,22 +322,22 @@ def test_an_edit_that_blocks_later_donnes_keeps_them_on_the_page_and_undo_target
 def test_a_stale_form_keeps_what_was_typed_on_the_fresh_state(client, alice, partie) -> None:
     client.force_login(alice)
     page = client.get(reverse("partie_detail", args=[partie.pk]))
-    old_etat = page.context["form"]["etat"].value()
+    old_etat = page.context["form"]["revision"].value()
     # Meanwhile another phone records donne 1.
     play(partie, "Bruno", "rami", Anne=hand("5"), Chloé=hand("5"), David=hand("5"))
     data = {
         **donne_data(partie, "Anne", points_Bruno="7", points_Chloé="8", points_David="9"),
-        "etat": old_etat,
+        "revision": old_etat,
     }
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.status_code == 409
     form = response.context["form"]
     assert form.non_field_errors()[0].startswith("La partie a changé ailleurs")
     assert form[f"points_{ids(partie)['Bruno']}"].value() == "7"
-    assert form["etat"].value() != old_etat
+    assert form["revision"].value() != old_etat
     assert Donne.objects.count() == 1
     # A second look, and the same form goes through on the fresh state.
-    retry = {**data, "etat": form["etat"].value()}
+    retry = {**data, "revision": form["revision"].value()}
     assert client.post(reverse("donne_create", args=[partie.pk]), retry).status_code == 302
     assert Donne.objects.count() == 2
 
@@ -343,12 +346,12 @@ def test_a_stale_edit_stays_on_the_edit_form_with_the_typed_values(client, alice
     play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
     client.force_login(alice)
     old_etat = (
-        client.get(reverse("donne_edit", args=[partie.pk, 1])).context["form"]["etat"].value()
+        client.get(reverse("donne_edit", args=[partie.pk, 1])).context["form"]["revision"].value()
     )
     play(partie, "Bruno", "rami", Anne=hand("5"), Chloé=hand("5"), David=hand("5"))
     data = {
         **donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3"),
-        "etat": old_etat,
+        "revision": old_etat,
     }
     response = client.post(reverse("donne_edit", args=[partie.pk, 1]), data)
     assert response.status_code == 409
@@ -383,9 +386,9 @@ def test_too_many_jokers_across_the_table_is_a_warning_the_table_can_override(
     assert response.context["form"].non_field_errors() == [
         "À la table, 6 jokers en main : ce jeu n'en a que 4. Vérifiez les mains."
     ]
-    assert 'name="forcer"' in response.content.decode()
+    assert 'name="force"' in response.content.decode()
     assert not Donne.objects.exists()
-    response = client.post(reverse("donne_create", args=[partie.pk]), {**data, "forcer": "on"})
+    response = client.post(reverse("donne_create", args=[partie.pk]), {**data, "force": "on"})
     assert response.status_code == 302
     assert Donne.objects.count() == 1
 
@@ -393,7 +396,7 @@ def test_too_many_jokers_across_the_table_is_a_warning_the_table_can_override(
 def test_too_many_kings_across_the_table_is_named_in_french_letters(client, alice, partie):
     client.force_login(alice)
     data = donne_data(
-        partie, "Anne", cartes_Bruno="R R R R R", cartes_Chloé="R R R R R", points_David="2"
+        partie, "Anne", cards_Bruno="R R R R R", cards_Chloé="R R R R R", points_David="2"
     )
     response = client.post(reverse("donne_create", args=[partie.pk]), data)
     assert response.context["form"].non_field_errors() == [
@@ -421,14 +424,14 @@ def test_an_edit_or_a_delete_without_a_state_is_stale_and_changes_nothing(
     play(partie, "Anne", "rami", Bruno=hand("K"), Chloé=hand("2"), David=hand("3"))
     client.force_login(alice)
     data = donne_data(partie, "Anne", points_Bruno="30", points_Chloé="2", points_David="3")
-    for posted in ({**data, "etat": ""}, data):
+    for posted in ({**data, "revision": ""}, data):
         response = client.post(reverse("donne_edit", args=[partie.pk, 1]), posted)
         assert response.status_code == 409
-        assert response.context["form"]["etat"].value() == etat(partie)
+        assert response.context["form"]["revision"].value() == revision_of(partie)
         assert response.context["form"][f"points_{ids(partie)['Bruno']}"].value() == "30"
     _data, result = partie_replay(partie)
     assert result.states[0].totals["Bruno"] == 10
-    for posted in ({"etat": ""}, {}):
+    for posted in ({"revision": ""}, {}):
         response = client.post(reverse("donne_delete", args=[partie.pk, 1]), posted, follow=True)
         assert "La partie a changé ailleurs" in response.content.decode()
     assert Donne.objects.filter(partie=partie).count() == 1

@@ -84,7 +84,7 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
             "name": "",
             "preset": "rami40",
             "joueurs": ["Zoé", "", "Anne", "Bruno"],
-            "stake": "1,50",
+            "mise_initiale": "1,50",
             "rachat_price": "1.5",
             "point_value": "0",
             "settlement": "gagnant",
@@ -96,7 +96,7 @@ def test_a_new_partie_keeps_the_seat_order_and_the_money(client) -> None:
     assert response["Location"] == reverse("partie_detail", args=[partie.pk])
     assert [j.name for j in partie.joueurs.all()] == ["Zoé", "Anne", "Bruno"]
     assert partie.name.startswith("Partie du ")
-    assert str(partie.stake) == "1.50" and str(partie.rachat_price) == "1.50"
+    assert str(partie.mise_initiale) == "1.50" and str(partie.rachat_price) == "1.50"
     assert partie.seuil_inclusive is None  # the preset decides: > 150 (docs/rules.md R20)
 
 
@@ -198,12 +198,12 @@ def test_a_note_written_meanwhile_on_another_phone_is_not_overwritten(alice) -> 
     second.force_login(alice)
     url = reverse("partie_note", args=[partie.pk])
     page = reverse("partie_detail", args=[partie.pk])
-    token = first.get(page).context["note_etat"]
-    assert second.get(page).context["note_etat"] == token
-    assert second.post(url, {"note": "Chez Bruno.", "etat_note": token}).status_code == 302
+    token = first.get(page).context["note_token"]
+    assert second.get(page).context["note_token"] == token
+    assert second.post(url, {"note": "Chez Bruno.", "note_token": token}).status_code == 302
     # The first phone, on the page as it was: refused, the current note shown above what it
     # typed, which is still in the box with a fresh token.
-    response = first.post(url, {"note": "Chez Anne.", "etat_note": token})
+    response = first.post(url, {"note": "Chez Anne.", "note_token": token})
     assert response.status_code == 409
     body = html.unescape(response.content.decode())
     assert '<p class="partie-note small mb-1" id="note-text">Chez Bruno.</p>' in body
@@ -211,12 +211,12 @@ def test_a_note_written_meanwhile_on_another_phone_is_not_overwritten(alice) -> 
     assert ">Chez Anne.</textarea>" in body
     partie.refresh_from_db()
     assert partie.note == "Chez Bruno."
-    fresh = response.context["note_etat"]
-    assert first.post(url, {"note": "Chez Anne.", "etat_note": fresh}).status_code == 302
+    fresh = response.context["note_token"]
+    assert first.post(url, {"note": "Chez Anne.", "note_token": fresh}).status_code == 302
     partie.refresh_from_db()
     assert partie.note == "Chez Anne."
     # A post without the token (an empty one) is stale too.
-    assert first.post(url, {"note": "Ailleurs.", "etat_note": ""}).status_code == 409
+    assert first.post(url, {"note": "Ailleurs.", "note_token": ""}).status_code == 409
     assert first.post(url, {"note": "Ailleurs."}).status_code == 409
     partie.refresh_from_db()
     assert partie.note == "Chez Anne."
@@ -225,7 +225,7 @@ def test_a_note_written_meanwhile_on_another_phone_is_not_overwritten(alice) -> 
 def test_a_donne_recorded_meanwhile_leaves_the_note_form_fresh(client, alice) -> None:
     partie = make_partie(alice, joueurs=["Anne", "Bruno"])
     client.force_login(alice)
-    token = client.get(reverse("partie_detail", args=[partie.pk])).context["note_etat"]
+    token = client.get(reverse("partie_detail", args=[partie.pk])).context["note_token"]
     play(partie, "Anne", "rami", Bruno=hand("K"))
     url = reverse("partie_note", args=[partie.pk])
-    assert client.post(url, {"note": "Chez Anne.", "etat_note": token}).status_code == 302
+    assert client.post(url, {"note": "Chez Anne.", "note_token": token}).status_code == 302

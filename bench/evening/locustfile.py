@@ -102,7 +102,7 @@ class Scorekeeper(FastHttpUser):
             ) as response:
                 body = response.text or ""
                 if response.status_code == 200 and RECORDED in body:
-                    recorded[self.pk].add(post["cle"])
+                    recorded[self.pk].add(post["idempotency_key"])
                     self.html = body
                     return
                 if response.status_code == 200 and STALE in body:

@@ -38,7 +38,7 @@ class Due:
     def toggle_url(self) -> str:
         if self.rachat is not None:
             return reverse("rachat_paid", args=[self.joueur.partie_id, self.rachat.pk])
-        return reverse("stake_paid", args=[self.joueur.partie_id, self.joueur.pk])
+        return reverse("mise_paid", args=[self.joueur.partie_id, self.joueur.pk])
 
     @property
     def key(self) -> str:
@@ -104,10 +104,10 @@ def elided_de(name: str) -> str:
 def _dues(stored: PartieState, rachats: list[Rachat]) -> list[Due]:
     partie = stored.partie
     dues = []
-    if partie.stake:
-        stake = from_centimes(to_centimes(partie.stake))
+    if partie.mise_initiale:
+        mise = from_centimes(to_centimes(partie.mise_initiale))
         dues += [
-            Due(j, _("Mise %(de_name)s") % {"de_name": elided_de(j.name)}, stake, j.stake_paid)
+            Due(j, _("Mise %(de_name)s") % {"de_name": elided_de(j.name)}, mise, j.mise_paid)
             for j in stored.joueurs
         ]
     # The price of each rachat is the one the engine applied (docs/rules.md R11: the price of

@@ -17,7 +17,7 @@ from games.models import Joueur, Partie
 from games.scoring import (
     DECLINED,
     DEFINITIVE_EXCLUSION,
-    EN_COURSE,
+    IN_RACE,
     Config,
     DonneState,
     get_preset,
@@ -28,7 +28,7 @@ from games.selectors import PartieState, Summary, state_at
 
 # Marked for makemessages; translated when shown (status_label).
 STATUS_LABELS = {
-    EN_COURSE: gettext_lazy("en course"),
+    IN_RACE: gettext_lazy("en course"),
     DECLINED: gettext_lazy("éliminé"),
     DEFINITIVE_EXCLUSION: gettext_lazy("exclu"),
 }
@@ -61,7 +61,7 @@ class PlayerLine:
     total: int
     rachats_used: int
     max_rachats: int
-    status: str  # en_course | declined | definitive_exclusion
+    status: str  # in_race | declined | definitive_exclusion
     leader: bool = False
     pending: bool = False
     label: str = ""  # the name where seven share a phone's width (games/display/names.py)
@@ -121,8 +121,8 @@ class Marque:
         return self.stored.summary
 
     @property
-    def etat(self) -> str:
-        return self.stored.etat
+    def revision(self) -> str:
+        return self.stored.revision
 
     @property
     def states(self) -> list[DonneState]:
@@ -249,7 +249,7 @@ def build_marque(stored: PartieState) -> Marque:
             total=last.totals[j.name] if last else 0,
             rachats_used=last.rachats_used.get(j.name, 0) if last else 0,
             max_rachats=stored.config.rachats_offered,
-            status=last.left.get(j.name, EN_COURSE) if last else EN_COURSE,
+            status=last.left.get(j.name, IN_RACE) if last else IN_RACE,
             leader=j.name in leaders,
             pending=j.name in pending_names,
             label=labels[j.name],

@@ -251,8 +251,8 @@ def rule_options(preset: Preset, config: Config) -> str:
 
 def money_options(config: Config, currency: str) -> str:
     parts = []
-    if config.stake:
-        amount = _fmt(config.stake, currency)
+    if config.mise_initiale:
+        amount = _fmt(config.mise_initiale, currency)
         parts.append(gettext("mise initiale %(amount)s") % {"amount": amount})
     prices = config.rachat_prices
     if config.has_elimination and any(prices):

@@ -62,14 +62,14 @@ class DonneForm(forms.Form):
         self.joueurs = joueurs
         # Hidden: the idempotency key of this form, the state of the partie it was built on,
         # and who it was built for (so a post needs no replay to know the players).
-        self.fields["cle"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
-        self.fields["etat"] = forms.CharField(
+        self.fields["idempotency_key"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
+        self.fields["revision"] = forms.CharField(
             required=False, max_length=40, widget=forms.HiddenInput
         )
-        self.fields["en_course"] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self.fields["players"] = forms.CharField(required=False, widget=forms.HiddenInput)
         # Sent by the offline queue only: the key of the queued donne this one was typed after.
-        self.fields["apres"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
-        self.fields["forcer"] = forms.BooleanField(
+        self.fields["after_key"] = forms.UUIDField(required=False, widget=forms.HiddenInput)
+        self.fields["force"] = forms.BooleanField(
             label=_("Les mains sont justes : noter quand même"), required=False
         )
         self.table_warning = False
@@ -143,22 +143,22 @@ class DonneForm(forms.Form):
         if data is None:
             data = QueryDict(mutable=True)
             data.update(cls._stored(marque, donne, hands or []))
-            data["en_course"] = cls._en_course(joueurs)
+            data["players"] = cls._players(joueurs)
         return cls._for(marque, joueurs, data)
 
     @classmethod
     def _for(cls, marque: Marque, joueurs: list[Joueur], data: QueryDict | None) -> DonneForm:
         form = cls(data, preset=marque.partie.preset, joueurs=joueurs)
-        form.fields["cle"].initial = uuid.uuid4()
-        form.fields["etat"].initial = marque.etat
-        form.fields["en_course"].initial = cls._en_course(joueurs)
+        form.fields["idempotency_key"].initial = uuid.uuid4()
+        form.fields["revision"].initial = marque.revision
+        form.fields["players"].initial = cls._players(joueurs)
         return form
 
     @classmethod
     def posted_players(cls, data: QueryDict, joueurs: list[Joueur]) -> list[Joueur] | None:
         """Who the posted form was built for, or None when it does not say (then the replay
         has to)."""
-        wanted = set(data.get("en_course", "").split())
+        wanted = set(data.get("players", "").split())
         chosen = [j for j in joueurs if str(j.pk) in wanted]
         return chosen if chosen and len(chosen) == len(wanted) else None
 
@@ -168,7 +168,7 @@ class DonneForm(forms.Form):
             "winner": str(donne.winner_id) if donne.winner_id else TALON_EPUISE,
             "dealer": str(donne.dealer_id) if donne.dealer_id else "",
             "win": donne.win,
-            "etat": marque.etat,
+            "revision": marque.revision,
         }
         by_id = {j.pk: j for j in marque.stored.joueurs}
         for hand in hands:
@@ -190,8 +190,8 @@ class DonneForm(forms.Form):
         state of the partie, with the refusal on top, for a second look."""
         joueurs = marque.in_race if donne is None else marque.in_race_before(donne.number)
         data = data.copy()
-        data["etat"] = marque.etat
-        data["en_course"] = cls._en_course(joueurs)
+        data["revision"] = marque.revision
+        data["players"] = cls._players(joueurs)
         form = cls._for(marque, joueurs, data)
         form.is_valid()
         form.add_error(None, translated(err))
@@ -200,7 +200,7 @@ class DonneForm(forms.Form):
     # -- field names ------------------------------------------------------------------------
 
     @staticmethod
-    def _en_course(joueurs: list[Joueur]) -> str:
+    def _players(joueurs: list[Joueur]) -> str:
         """The hidden field naming whom the form was built for (``posted_players`` reads it)."""
         return " ".join(str(j.pk) for j in joueurs)
 
@@ -210,7 +210,7 @@ class DonneForm(forms.Form):
 
     @staticmethod
     def _cards(joueur: Joueur) -> str:
-        return f"cartes_{joueur.pk}"
+        return f"cards_{joueur.pk}"
 
     @staticmethod
     def _jokers(joueur: Joueur) -> str:
@@ -309,7 +309,7 @@ class DonneForm(forms.Form):
             self._check_plausible(joueur, hand, cleaned)
         hands: Hands = typed.hands
         cleaned["hands"] = hands
-        if not cleaned.get("forcer"):
+        if not cleaned.get("force"):
             warnings = table_warnings(self.preset, [Hand.from_dict(h) for h in hands.values()])
             for warning in warnings:
                 self.add_error(None, translated(warning))

@@ -19,7 +19,7 @@ from games.scoring.config import RULE_OPTIONS
 from games.scoring.dealer import check_first_seat
 from games.validators import note_text, validate_note
 
-MONEY_FIELDS = ("stake", "rachat_price", "point_value", "rachat_price_2", "rachat_price_3")
+MONEY_FIELDS = ("mise_initiale", "rachat_price", "point_value", "rachat_price_2", "rachat_price_3")
 TRI_STATE = [("", _("selon la variante")), ("true", _("oui")), ("false", _("non"))]
 
 
@@ -141,15 +141,15 @@ class MoneyForm(forms.ModelForm):
 
     class Meta:
         model = Partie
-        fields = ["stake", "rachat_price", "point_value", "settlement"]
+        fields = ["mise_initiale", "rachat_price", "point_value", "settlement"]
 
     # The partie's revision the form was built on (games/services/locked.py ensure_fresh).
-    etat = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+    revision = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        localize_money(self, ("stake", "rachat_price", "point_value"))
-        self.fields["etat"].initial = str(self.instance.revision)
+        localize_money(self, ("mise_initiale", "rachat_price", "point_value"))
+        self.fields["revision"].initial = str(self.instance.revision)
 
     @classmethod
     def refused(cls, partie: Partie, message: str) -> MoneyForm:
@@ -162,13 +162,13 @@ class MoneyForm(forms.ModelForm):
 
 
 class NoteForm(forms.Form):
-    """The partie's note, with the token of the note it was built on (``note_etat``): named
-    apart from the revision every other form of the page carries as ``etat``."""
+    """The partie's note, with the token of the note it was built on (``note_token``): named
+    apart from the revision every other form of the page carries as ``revision``."""
 
     note = forms.CharField(
         label=_("Note de la partie"), required=False, strip=False, widget=forms.Textarea
     )
-    etat_note = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+    note_token = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -1,8 +1,9 @@
 """Table options agreed before the partie, overriding the preset defaults (docs/rules.md §8).
 
 One vocabulary: the names of ``Config`` are the names of the app's ``Partie`` fields and of its
-forms. The game record (``rami score``, imports, exports) spells them as docs/rules.md §1 does
-(``threshold``, ``mise_initiale``…); ``RECORD_KEYS`` is the one mapping between the two.
+forms, French for the game's words (``seuil``, ``mise_initiale``). The game record (``rami score``,
+imports, exports) spells some of them as docs/rules.md §1 does (``threshold``, ``prix_rachat``…);
+``RECORD_KEYS`` is the one mapping between the two.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ SETTLEMENTS: tuple[str, ...] = ("gagnant", "croise")
 # Config name -> record key, in the order a record writes them.
 RECORD_KEYS: dict[str, str] = {
     "rachat_prices": "prix_rachat",
-    "stake": "mise_initiale",
+    "mise_initiale": "mise_initiale",
     "point_value": "valeur_point",
     "settlement": "reglement",
     "seuil": "threshold",
@@ -53,7 +54,7 @@ class Config:
     ``fixed_manches`` None is no fixed number of manches (docs/rules.md R24: a table writes 0)."""
 
     rachat_prices: tuple[int, ...] = (0,)
-    stake: int = 0
+    mise_initiale: int = 0
     point_value: int = 0
     settlement: Settlement = "gagnant"
     seuil: int | None = 100
@@ -88,7 +89,7 @@ class Config:
         given = {k: v for k, v in options.items() if v is not None}
         values: dict[str, Any] = {
             "rachat_prices": (0,),
-            "stake": 0,
+            "mise_initiale": 0,
             "point_value": 0,
             "settlement": "gagnant",
             **{name: getattr(preset, name) for name in RULE_OPTIONS},
@@ -190,10 +191,10 @@ def _check(values: dict[str, Any], label) -> None:
     def bad(option: str, detail: str) -> RamiError:
         return RamiError("option_invalide", option=label(option), detail=detail)
 
-    for name in ("stake", "point_value", "max_rachats"):
+    for name in ("mise_initiale", "point_value", "max_rachats"):
         if not (_is_int(values[name]) and values[name] >= 0):
             raise bad(name, N_("un nombre entier positif ou nul"))
-    for name in ("stake", "point_value"):
+    for name in ("mise_initiale", "point_value"):
         if values[name] > MAX_MONEY:
             raise _too_big(label(name), MAX_MONEY, "centimes")
     for name in ("seuil", "target"):

@@ -117,10 +117,10 @@ def compute_final(
     ranking = rank_players(players, totals, in_race, eliminated_at)
     winners = [name for rank, name, _ in ranking if rank == 1]
     # docs/rules.md R11: stakes and every rachat go into the pot, which goes to the winner(s).
-    pot = config.stake * len(players) + sum(paid.values())
+    pot = config.mise_initiale * len(players) + sum(paid.values())
     shares = _split(pot, winners)
     settlement = points_settlement(config, players, totals, winners)
-    net = {p: -config.stake - paid[p] + shares.get(p, 0) + settlement[p] for p in players}
+    net = {p: -config.mise_initiale - paid[p] + shares.get(p, 0) + settlement[p] for p in players}
     return Final(
         winner=winners[0] if len(winners) == 1 else winners,
         ranking=ranking,
@@ -130,7 +130,7 @@ def compute_final(
         net=net,
         provisional=provisional,
         shares={p: shares.get(p, 0) for p in players},
-        into_pot={p: config.stake + paid[p] for p in players},
+        into_pot={p: config.mise_initiale + paid[p] for p in players},
     )
 
 

@@ -203,9 +203,9 @@ END_REASONS: dict[str, str] = {
     "target_reached": N_("un total a atteint l'objectif"),
     "manual": N_("partie terminée par la table"),
 }
-# A player's status in the partie: en course, or out for one of ELIMINATION_REASONS
+# A player's status in the partie: en course (in_race), or out for one of ELIMINATION_REASONS
 # (docs/rules.md R5: he declined his rachat; R8: his last crossing excluded him).
-EN_COURSE = "en_course"
+IN_RACE = "in_race"
 DECLINED = "declined"
 DEFINITIVE_EXCLUSION = "definitive_exclusion"
 ELIMINATION_REASONS: dict[str, str] = {
@@ -215,8 +215,8 @@ ELIMINATION_REASONS: dict[str, str] = {
 
 
 def is_out(status: str) -> bool:
-    """Out of the partie: he neither plays nor deals any more ("" or EN_COURSE: he does)."""
-    return status not in ("", EN_COURSE)
+    """Out of the partie: he neither plays nor deals any more ("" or IN_RACE: he does)."""
+    return status not in ("", IN_RACE)
 
 
 def gave_up(status: str) -> bool:

@@ -62,7 +62,7 @@ class _Partie:
         self.paid = dict.fromkeys(players, 0)
         self.eliminated_at: dict[str, int] = {}
         self.left: dict[str, str] = {}  # why each eliminated player left
-        self.pot = config.stake * len(players)
+        self.pot = config.mise_initiale * len(players)
         self.over = False
         self.end_reason: str | None = None
         self.pending: list[PendingRachat] = []

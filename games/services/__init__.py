@@ -19,7 +19,7 @@ from games.services.guests import guest_claim, guest_partie_create, guests_remov
 from games.services.habitues import habitue_merge, habitue_rename
 from games.services.imports import partie_import, parties_import
 from games.services.locked import Change
-from games.services.money import Repriced, partie_update_money, rachat_mark_paid, stake_mark_paid
+from games.services.money import Repriced, mise_mark_paid, partie_update_money, rachat_mark_paid
 from games.services.parties import partie_close, partie_create, partie_note_set, partie_reopen
 from games.services.sharing import partie_share, partie_unshare
 
@@ -49,5 +49,5 @@ __all__ = [
     "rachat_change",
     "rachat_decide",
     "rachat_mark_paid",
-    "stake_mark_paid",
+    "mise_mark_paid",
 ]

@@ -87,7 +87,7 @@ def donne_create(
     win: str,
     hands: Hands,
     idempotency_key: uuid.UUID | None = None,
-    etat: str | None = None,
+    revision: str | None = None,
     after_key: uuid.UUID | None = None,
     players: list[Joueur] | None = None,
     dealer: Joueur | None = None,
@@ -110,7 +110,7 @@ def donne_create(
         if state.deleted:
             # A queue's resend of a donne deleted since: the key stays used.
             raise PartieError("donne_supprimee")
-    ensure_fresh(partie, etat)
+    ensure_fresh(partie, revision)
     summary = state.summary
     # docs/rules.md R5, R18: the engine says whether the partie takes another donne.
     try:
@@ -206,11 +206,11 @@ def _check_follows(
         raise PartieError("joueurs_changes")
 
 
-def _claimed(partie: Partie, state: PartieState | None, etat: str | None) -> PartieState:
+def _claimed(partie: Partie, state: PartieState | None, revision: str | None) -> PartieState:
     """The state a write works on: the page's, claimed, or read again under the lock."""
     if state is None or not claim(state):
         state = _locked_state(partie, None)
-    ensure_fresh(state.partie, etat)
+    ensure_fresh(state.partie, revision)
     return state
 
 
@@ -221,7 +221,7 @@ def donne_update(
     winner: Joueur | None,
     win: str,
     hands: Hands,
-    etat: str | None = None,
+    revision: str | None = None,
     dealer: Joueur | None = None,
     number: int | None = None,
     state: PartieState | None = None,
@@ -229,7 +229,7 @@ def donne_update(
     """Edit donne k (``donne``, or ``number`` of the partie of ``state``): the partie is
     replayed from k (the states before it do not change)."""
     number = donne.number if donne is not None else number
-    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    state = _claimed(donne.partie if donne is not None else state.partie, state, revision)
     partie, summary = state.partie, state.summary
     if not 1 <= number <= summary.recorded:
         raise PartieError("etat_perime")  # deleted meanwhile: the page shows the fresh state
@@ -277,14 +277,14 @@ def _replace_hands(donne: Donne, hands: Hands, old: list[Hand]) -> None:
 def donne_delete(
     *,
     donne: Donne | None = None,
-    etat: str | None = None,
+    revision: str | None = None,
     number: int | None = None,
     state: PartieState | None = None,
 ) -> Change:
     """Delete donne k (``donne``, or ``number`` of the partie of ``state``): the later ones
     move down one number and are replayed from k."""
     number = donne.number if donne is not None else number
-    state = _claimed(donne.partie if donne is not None else state.partie, state, etat)
+    state = _claimed(donne.partie if donne is not None else state.partie, state, revision)
     partie, summary = state.partie, state.summary
     if not 1 <= number <= summary.recorded:
         raise PartieError("etat_perime")
@@ -395,7 +395,7 @@ def rachat_change(
     donne_number: int,
     joueur: Joueur,
     accepted: bool,
-    etat: str | None = None,
+    revision: str | None = None,
     state: PartieState | None = None,
 ) -> RachatChanged:
     """Change a crosser's answer at donne ``donne_number`` (a mis-tap on "Abandonner", or a
@@ -403,7 +403,7 @@ def rachat_change(
     The engine refuses when later donnes no longer fit (he declined, then won a later one;
     he buys back, but later donnes have no hand of his). ``state``: the partie as the page
     read it, used as donne_create uses it."""
-    state = _claimed(partie, state, etat)
+    state = _claimed(partie, state, revision)
     summary = state.summary
     later = tail_from(state, donne_number)
     donne = later.donne(donne_number)

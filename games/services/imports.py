@@ -192,9 +192,9 @@ def _prepare(owner: AbstractBaseUser, upload: Uploaded) -> _Ready:
     # docs/rules.md R28: each player stored under his trimmed, NFC name; every name in the
     # file (donnes, payment ticks) means the player with the same key.
     seated = {name_key(p): stored_name(p) for p in parsed.players}
-    paid_stakes = {_seated(seated, m, "payes.mises") for m in upload.payes.get("mises", [])}
+    paid_mises = {_seated(seated, m, "payes.mises") for m in upload.payes.get("mises", [])}
     joueurs = [
-        Joueur(partie=partie, name=name, seat=seat, stake_paid=name in paid_stakes)
+        Joueur(partie=partie, name=name, seat=seat, mise_paid=name in paid_mises)
         for seat, name in enumerate(seated.values(), 1)
     ]
     # The owner is the account importing: no query per partie to find it exists.

@@ -29,14 +29,14 @@ class Change:
     refunds: list[tuple[int, str, Decimal]] = field(default_factory=list)
 
 
-def locked(partie: Partie, etat: str | None = None) -> tuple[Partie, Summary]:
+def locked(partie: Partie, revision: str | None = None) -> tuple[Partie, Summary]:
     """The partie, locked until the transaction ends, with its stored replay (rebuilt first
     if its tag moved). Two phones writing at once queue here (PostgreSQL row lock; SQLite's
     IMMEDIATE transactions already serialise writers)."""
     partie = (
         Partie.objects.select_for_update(of=("self",)).select_related("result").get(pk=partie.pk)
     )
-    ensure_fresh(partie, etat)
+    ensure_fresh(partie, revision)
     return partie, replays.fresh_summary(partie)
 
 
@@ -66,9 +66,9 @@ def claim(state: PartieState) -> bool:
     return bool(claimed)
 
 
-def ensure_fresh(partie: Partie, etat: str | None) -> None:
+def ensure_fresh(partie: Partie, revision: str | None) -> None:
     """A form built on an older state is refused rather than silently overwriting."""
-    if etat is not None and etat != str(partie.revision):
+    if revision is not None and revision != str(partie.revision):
         raise PartieError("etat_perime")
 
 

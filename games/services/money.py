@@ -27,14 +27,14 @@ class Repriced:
 
 
 @transaction.atomic
-def stake_mark_paid(*, joueur: Joueur, paid: bool) -> Joueur:
+def mise_mark_paid(*, joueur: Joueur, paid: bool) -> Joueur:
     """The scorekeeper ticks a stake when its money is on the table."""
     partie = Partie.objects.select_for_update().get(pk=joueur.partie_id)
-    if paid and not partie.stake:
+    if paid and not partie.mise_initiale:
         raise PartieError("pas_de_mise")
     joueur = Joueur.objects.get(pk=joueur.pk, partie=partie)
-    joueur.stake_paid = paid
-    joueur.save(update_fields=["stake_paid"])
+    joueur.mise_paid = paid
+    joueur.save(update_fields=["mise_paid"])
     partie.save(update_fields=["updated_at"])
     return joueur
 
@@ -53,27 +53,27 @@ def rachat_mark_paid(*, rachat: Rachat, paid: bool) -> Rachat:
     return rachat
 
 
-MONEY_FIELDS = ("stake", "rachat_price", "point_value", "settlement")
+MONEY_FIELDS = ("mise_initiale", "rachat_price", "point_value", "settlement")
 
 
 @transaction.atomic
 def partie_update_money(
     *,
     partie: Partie,
-    stake: Decimal,
+    mise_initiale: Decimal,
     rachat_price: Decimal,
     point_value: Decimal,
     settlement: str,
-    etat: str | None = None,
+    revision: str | None = None,
 ) -> list[Repriced]:
     """Change the stakes of a partie, even in progress. Nothing owed is stored: the next
     replay recomputes it. Returns the payments already ticked whose amount changed.
-    ``etat``: the revision the form was built on; a price changed meanwhile on another phone
+    ``revision``: the revision the form was built on; a price changed meanwhile on another phone
     (or a donne) refuses it, rather than putting the old price back."""
-    partie, _summary = locked(partie, etat)
-    old_stake = partie.stake
+    partie, _summary = locked(partie, revision)
+    old_mise = partie.mise_initiale
     before = rachat_prices(states_of(partie))
-    partie.stake, partie.rachat_price = stake, rachat_price
+    partie.mise_initiale, partie.rachat_price = mise_initiale, rachat_price
     partie.point_value, partie.settlement = point_value, settlement
     partie.full_clean()
     config_of(partie)  # the engine checks the options
@@ -82,9 +82,9 @@ def partie_update_money(
     data, _result, _summary = replays.rebuild(partie)
     after = rachat_prices(states_of(partie))
     repriced = [
-        Repriced(j.name, None, old_stake, partie.stake)
+        Repriced(j.name, None, old_mise, partie.mise_initiale)
         for j in data.joueurs
-        if j.stake_paid and old_stake != partie.stake
+        if j.mise_paid and old_mise != partie.mise_initiale
     ]
     for donne in data.donnes:
         for rachat in data.rachats_of(donne):

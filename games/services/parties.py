@@ -63,7 +63,7 @@ def partie_create(
     return partie
 
 
-def note_etat(note: str) -> str:
+def note_token(note: str) -> str:
     """The state token of the note form: the note it was built on. A note is no part of the
     marque and does not move the partie's revision (a donne recorded meanwhile leaves the note
     as it was); only another note written meanwhile makes the form stale."""
@@ -71,12 +71,12 @@ def note_etat(note: str) -> str:
 
 
 @transaction.atomic
-def partie_note_set(*, partie: Partie, note: str, etat: str | None = None) -> Partie:
+def partie_note_set(*, partie: Partie, note: str, token: str | None = None) -> Partie:
     """The partie's free note (where, who brought the cake, a dispute settled): not part of
-    the marque, so the stored replay stays as it is. ``etat``: the token of the form
-    (``note_etat``); another phone's note written since refuses it, an empty one too."""
+    the marque, so the stored replay stays as it is. ``token``: the token of the form
+    (``note_token``); another phone's note written since refuses it, an empty one too."""
     partie = Partie.objects.select_for_update().get(pk=partie.pk)
-    if etat is not None and etat != note_etat(partie.note):
+    if token is not None and token != note_token(partie.note):
         raise PartieError("etat_perime")
     note = note_text(note)
     problem = note_problem(note)

@@ -58,16 +58,16 @@ def _form_of(request, joueurs, marque_of, donne=None) -> tuple[DonneForm, Marque
 
 def _record(state: PartieState, form: DonneForm) -> services.DonneRecorded:
     """A valid donne form to the service, from the page or from the offline queue. A donne the
-    queue typed behind another one names it (``apres``) instead of a state."""
+    queue typed behind another one names it (``after_key``) instead of a state."""
     data = form.cleaned_data
     return services.donne_create(
         partie=state.partie,
         winner=data["winner_joueur"],
         win=data["win"],
         hands=data["hands"],
-        idempotency_key=data["cle"],
-        etat=None if data["apres"] else data["etat"] or None,
-        after_key=data["apres"],
+        idempotency_key=data["idempotency_key"],
+        revision=None if data["after_key"] else data["revision"] or None,
+        after_key=data["after_key"],
         players=form.joueurs,
         dealer=data["dealer_joueur"],
         state=state,
@@ -77,7 +77,9 @@ def _record(state: PartieState, form: DonneForm) -> services.DonneRecorded:
 def _state_for(request: HttpRequest, pk: int) -> PartieState:
     """The partie of this account as the write reads it (another account gets a 404, as
     ``get_partie_for_user`` answers)."""
-    state = partie_state_of(request.user, pk, last=RECENT_DONNES, key=request.POST.get("cle"))
+    state = partie_state_of(
+        request.user, pk, last=RECENT_DONNES, key=request.POST.get("idempotency_key")
+    )
     if state is None:
         raise Http404
     return state
@@ -151,7 +153,8 @@ def _queued_donne(request: HttpRequest, state: PartieState) -> JsonResponse:
         answer = {"ok": False, "code": err.code, "message": translated(err), "wait": wait}
         return JsonResponse(answer, status=409)
     number = recorded.donne.number
-    return JsonResponse({"ok": True, "number": number, "etat": recorded.state.etat})
+    # The answer keeps its key "etat": a phone's worker of the previous version reads it.
+    return JsonResponse({"ok": True, "number": number, "etat": recorded.state.revision})
 
 
 @login_required
@@ -163,8 +166,8 @@ def donne_preview(request: HttpRequest, pk: int) -> HttpResponse:
     form, _marque = _posted_form(request, partie)
     lines = form.previews()
     # An edit changes a donne in the middle: its totals are the save's to say (say_change).
-    modifie = request.POST.get("modifie")
-    outlook = [] if modifie else donne_outlook(partie_state(partie, last=1), form.cleaned_data)
+    edited = request.POST.get("edited")
+    outlook = [] if edited else donne_outlook(partie_state(partie, last=1), form.cleaned_data)
     context = {"lines": lines, "outlook": outlook, "outlook_swap": True}
     return render(request, "games/partie_detail.html#previews", context)
 
@@ -218,7 +221,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     win=form.cleaned_data["win"],
                     hands=form.cleaned_data["hands"],
                     # An empty state is stale too: no form of the app posts without one.
-                    etat=form.cleaned_data["etat"],
+                    revision=form.cleaned_data["revision"],
                     dealer=form.cleaned_data["dealer_joueur"],
                 )
             except RamiError as err:
@@ -245,7 +248,7 @@ def donne_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "form": form,
         "marque": marque,
         "preset": get_preset(partie.preset),
-        "etat": marque.etat,
+        "revision": marque.revision,
     }
     return render(request, "games/donne_edit.html", context, status=status)
 
@@ -260,7 +263,7 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         partie = state.partie
         try:
             change = services.donne_delete(
-                number=number, state=state, etat=request.POST.get("etat", "")
+                number=number, state=state, revision=request.POST.get("revision", "")
             )
         except RamiError as err:
             if err.code == "etat_perime":
@@ -272,7 +275,7 @@ def donne_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return redirect("partie_detail", pk=partie.pk)
     partie = get_partie_for_user(request, pk)
     donne = get_object_or_404(Donne, partie=partie, number=number)
-    context = {"partie": partie, "donne": donne, "etat": str(partie.revision)}
+    context = {"partie": partie, "donne": donne, "revision": str(partie.revision)}
     return render(request, "games/donne_delete.html", context)
 
 
@@ -354,7 +357,7 @@ def rachat_change(request: HttpRequest, pk: int, number: int, joueur_pk: int) ->
             donne_number=number,
             joueur=joueur,
             accepted=accepted,
-            etat=request.POST.get("etat", ""),  # empty: stale, as a wrong one
+            revision=request.POST.get("revision", ""),  # empty: stale, as a wrong one
             state=state,
         )
     except RamiError as err:

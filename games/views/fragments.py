@@ -89,7 +89,7 @@ def state_of(marque: Marque, *, readonly: bool, rows: list, hidden_rows: int) ->
     engine), which ``key`` adds: what this request shows of it."""
     partie = marque.partie
     players = [
-        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.stake_paid)
+        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.mise_paid)
         for line in marque.players
     ]
     shown = (rows[0].number, rows[-1].number, len(rows)) if rows else ()

@@ -46,11 +46,11 @@ def _render_cagnotte(request: HttpRequest, partie: Partie) -> HttpResponse:
 
 @login_required
 @require_POST
-def stake_paid(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
+def mise_paid(request: HttpRequest, pk: int, joueur_pk: int) -> HttpResponse:
     partie = get_partie_for_user(request, pk)
     joueur = get_object_or_404(partie.joueurs, pk=joueur_pk)
     try:
-        services.stake_mark_paid(joueur=joueur, paid=request.POST.get("paid") == "1")
+        services.mise_mark_paid(joueur=joueur, paid=request.POST.get("paid") == "1")
     except RamiError as err:
         messages.error(request, translated(err))
     return _render_cagnotte(request, partie)

@@ -18,7 +18,7 @@ from games.models import MAX_NOTE, Partie
 from games.offline_record import engine_urls, page_record
 from games.scoring import RamiError, get_preset
 from games.selectors import bought_back, partie_state
-from games.services.parties import note_etat
+from games.services.parties import note_token
 from games.views import fragments
 
 
@@ -67,7 +67,7 @@ def render_partie(
         # the card itself and the form comes back (static/js/provisional.js).
         "form": form or (DonneForm.next_donne(marque) if marque.can_record or waits else None),
         "form_waits": waits,
-        "etat": marque.etat,
+        "revision": marque.revision,
         "money_form": money_form or MoneyForm(instance=marque.partie),
         "max_note": MAX_NOTE,
         "undo": _still_undoable(marque, undo),
@@ -76,7 +76,7 @@ def render_partie(
         "engine_urls": engine_urls(),
         # The note form refused: what was typed, and why; the token is always the fresh one.
         "note_form": note_form,
-        "note_etat": note_etat(marque.partie.note),
+        "note_token": note_token(marque.partie.note),
         **visible_rows(marque),
     }
     context["parts"] = _page_parts(request, context, refused=money_form is not None)

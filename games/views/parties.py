@@ -166,7 +166,7 @@ def partie_note(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.partie_note_set(
-                partie=partie, note=form.cleaned_data["note"], etat=form.cleaned_data["etat_note"]
+                partie=partie, note=form.cleaned_data["note"], token=form.cleaned_data["note_token"]
             )
         except RamiError as err:
             form.add_error("note", translated(err))

@@ -398,7 +398,7 @@
     const values = {};
     let win = "";
     item.fields.forEach(function (pair) {
-      if (/^(points|cartes|jokers)_/.test(pair[0])) values[pair[0]] = pair[1];
+      if (/^(points|cards|jokers)_/.test(pair[0])) values[pair[0]] = pair[1];
       if (pair[0] === "win") win = pair[1];
     });
     form.dispatchEvent(new CustomEvent("ramiscore:fill", {
@@ -500,14 +500,14 @@
     // A donne typed after a refusal, on the fresh marque, does not follow the refused one.
     const before = (await Q.items(account, partie)).filter(isLive).filter(isDonne);
     const used = new Set(sentKeys().concat((await Q.items()).map(function (i) { return i.cle; })));
-    let cle = data.get("cle");
+    let cle = data.get("idempotency_key");
     if (!cle || used.has(cle)) cle = newKey();
-    data.set("cle", cle);
+    data.set("idempotency_key", cle);
     const cells = {};
     form.querySelectorAll(".hand").forEach(function (hand) {
       const pk = hand.dataset.hand;
       const points = data.get("points_" + pk);
-      const cards = (data.get("cartes_" + pk) || "").trim();
+      const cards = (data.get("cards_" + pk) || "").trim();
       const jokers = Number(data.get("jokers_" + pk) || 0);
       let text = points !== null && points !== "" ? points : cards;
       if (jokers) text = (text ? text + " " : "") + fill(jokers === 1 ? q.joker : q.jokers, { n: jokers });
@@ -518,19 +518,19 @@
       // Modifier: the new entries in its place; what was not typed (its state, its dealer)
       // stays as it was queued.
       const old = (await Q.items(account, partie)).find(function (i) { return i.cle === replacing; });
-      const typedField = /^(winner|win|forcer|(points|cartes|jokers|ok)_.*)$/;
+      const typedField = /^(winner|win|force|(points|cards|jokers|ok)_.*)$/;
       const kept = old ? old.fields.filter(function (p) { return !typedField.test(p[0]); }) : [];
       const typedNow = Array.from(data.entries()).filter(function (p) {
         return typeof p[1] === "string" && typedField.test(p[0]);
       });
-      const fields = kept.filter(function (p) { return p[0] !== "cle"; }).concat([["cle", newKey()]], typedNow);
+      const fields = kept.filter(function (p) { return p[0] !== "idempotency_key"; }).concat([["idempotency_key", newKey()]], typedNow);
       delete form.dataset.replacing;
       form.querySelectorAll(".queue-editing").forEach(function (box) { box.remove(); });
       const changed = await Q.replace(replacing, {
-        cle: fields.find(function (p) { return p[0] === "cle"; })[1],
+        cle: fields.find(function (p) { return p[0] === "idempotency_key"; })[1],
         fields: fields, cells: cells, winner: winner,
       });
-      form.querySelector("[name=cle]").value = newKey();
+      form.querySelector("[name=idempotency_key]").value = newKey();
       tidy(form);
       if (!changed) form.dispatchEvent(new CustomEvent("ramiscore:say", { detail: q.editGone }));
       await refresh();
@@ -549,13 +549,13 @@
       url: new URL(form.getAttribute("action"), location.href).href,
       number: Number(form.dataset.number),
       fields: Array.from(data.entries()).filter(function (p) { return typeof p[1] === "string"; }),
-      etat: data.get("etat"),
+      etat: data.get("revision"),
       after: last ? last.cle : null,
       cells: cells,
       winner: winner,
     });
     // Ready for the next donne, with the same players, and a key of its own.
-    form.querySelector("[name=cle]").value = newKey();
+    form.querySelector("[name=idempotency_key]").value = newKey();
     tidy(form);
     await refresh();
     window.scrollTo({ top: 0 });

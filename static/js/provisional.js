@@ -71,7 +71,7 @@
     Object.keys(page.joueurs).forEach(function (pk) {
       const name = page.joueurs[pk];
       if (name === winner) return;
-      const cards = (fields["cartes_" + pk] || "").trim();
+      const cards = (fields["cards_" + pk] || "").trim();
       const points = (fields["points_" + pk] || "").trim();
       const jokers = Number(fields["jokers_" + pk] || 0);
       if (cards) hands[name] = { cards: cards.replace(/,/g, " "), jokers: jokers };
@@ -345,10 +345,10 @@
       form.dataset.partie = client;
       form.dataset.client = client;
       form.setAttribute("action", moved(form.getAttribute("action") || (here + "donnes/")));
-      const etat = form.querySelector("[name=etat]");
-      if (etat) etat.value = "";
+      const revision = form.querySelector("[name=revision]");
+      if (revision) revision.value = "";
       // Everyone plays the new partie; the server deals from the seat after the last first.
-      const course = form.querySelector("[name=en_course]");
+      const course = form.querySelector("[name=players]");
       if (course) course.value = Object.keys(page.joueurs).join(" ");
       delete form.dataset.firstNumber;
       form.dataset.number = "1";

@@ -14,6 +14,9 @@
 //   offline is known by the phone's id (client) until the server made it: its items' urls
 //   say "@<client>", and its answer gives the partie and its players' keys, written into
 //   every item behind it before they are sent.
+// - fields: the form's names and values as typed. An item queued before the form's names
+//   were renamed (docs/decisions.md "One vocabulary, round two") is read with today's names
+//   (CURRENT_NAMES); the item's own keys (cle, etat, after) are the stored shape and stay.
 "use strict";
 
 (function (global) {
@@ -23,6 +26,23 @@
   const SYNC_TAG = "ramiscore-queue";
   const TOKEN_URL = "/jeton/";
   const ANSWERED = "ramiscore:repondue:";
+  // The form's old names -> today's, for the items a phone queued before the update (the
+  // server maps them too, for a page or a worker of the previous version: ramiscore/renamed_fields.py).
+  const CURRENT_NAMES = {
+    cle: "idempotency_key", etat: "revision", apres: "after_key", forcer: "force", en_course: "players",
+  };
+
+  const OLD_CARDS = /^cartes_(\d+)$/;  // a player's cards: cartes_<pk> -> cards_<pk>
+
+  function withCurrentNames(item) {
+    if (Array.isArray(item.fields)) {
+      item.fields = item.fields.map(function (pair) {
+        if (Object.prototype.hasOwnProperty.call(CURRENT_NAMES, pair[0])) return [CURRENT_NAMES[pair[0]], pair[1]];
+        return [pair[0].replace(OLD_CARDS, "cards_$1"), pair[1]];
+      });
+    }
+    return item;
+  }
 
   // When the server last took an item of a partie, by this browser's clock: a page that
   // asked for its marque before then (the page sending was left for it, or another tab
@@ -72,7 +92,7 @@
   // that changes hands keeps each account's donnes for that account's next login.
   async function items(account, partie) {
     const all = await request((await store("readonly")).getAll());
-    return all.filter(function (item) {
+    return all.map(withCurrentNames).filter(function (item) {
       return (account === undefined || String(item.account) === String(account)) &&
         (partie === undefined || String(item.partie) === String(partie));
     }).sort(function (a, b) { return a.seq - b.seq; });
@@ -155,8 +175,8 @@
       item.url = item.url.replace("/parties/@" + client + "/", "/parties/" + answer.partie + "/")
         .replace(/\/rachats\/(\d+)\/$/, function (_all, pk) { return "/rachats/" + renamed(pk) + "/"; });
       item.fields = item.fields.map(function (pair) {
-        const name = pair[0].replace(/^((?:points|cartes|jokers|ok)_)(\d+)$/, function (_all, head, pk) { return head + renamed(pk); });
-        const value = /^(winner|dealer|en_course)$/.test(name) ? renamed(pair[1]) : pair[1];
+        const name = pair[0].replace(/^((?:points|cards|jokers|ok)_)(\d+)$/, function (_all, head, pk) { return head + renamed(pk); });
+        const value = /^(winner|dealer|players)$/.test(name) ? renamed(pair[1]) : pair[1];
         return [name, value];
       });
       const cells = {};
@@ -186,9 +206,9 @@
   async function post(item, csrf) {
     const body = new URLSearchParams();
     item.fields.forEach(function (pair) {
-      if (pair[0] !== "csrfmiddlewaretoken" && pair[0] !== "apres") body.append(pair[0], pair[1]);
+      if (pair[0] !== "csrfmiddlewaretoken" && pair[0] !== "after_key") body.append(pair[0], pair[1]);
     });
-    if (item.after) body.set("apres", item.after);
+    if (item.after) body.set("after_key", item.after);
     body.set("csrfmiddlewaretoken", csrf);
     const headers = { "X-CSRFToken": csrf };
     headers[HEADER] = "1";
@@ -264,7 +284,7 @@
               if (later.seq > item.seq && String(later.partie) === String(item.partie) &&
                   !later.after && later.etat === item.etat && isDonneItem(later)) {
                 later.etat = answer.etat;
-                later.fields = later.fields.map(function (pair) { return pair[0] === "etat" ? ["etat", answer.etat] : pair; });
+                later.fields = later.fields.map(function (pair) { return pair[0] === "revision" ? ["revision", answer.etat] : pair; });
                 await put(later);
               }
             }

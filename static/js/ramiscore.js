@@ -214,8 +214,8 @@
   function setupDraft(form, refresh) {
     if (form.dataset.edit || !window.localStorage) return;
     const key = "ramiscore:brouillon:" + form.dataset.partie;
-    const etat = form.querySelector("[name=etat]");
-    const cle = form.querySelector("[name=cle]");
+    const revision = form.querySelector("[name=revision]");
+    const idempotencyKey = form.querySelector("[name=idempotency_key]");
     // The boxes a hand is typed in, as the page marks them (templates/games/donne_form/_hand.html).
     const typed = "[data-typed]";
 
@@ -235,9 +235,10 @@
       // Once sent, it stays "sent" for this state: the browser may fire a late change event
       // (the focused field) after the submission.
       const old = read();
-      submitted = submitted || Boolean(old && old.etat === etat.value && old.submitted);
+      submitted = submitted || Boolean(old && old.etat === revision.value && old.submitted);
+      // The draft keeps its keys (etat, cle): one typed before an update is still restored.
       localStorage.setItem(key, JSON.stringify({
-        etat: etat.value, cle: cle.value, winner: winner ? winner.value : "",
+        etat: revision.value, cle: idempotencyKey.value, winner: winner ? winner.value : "",
         win: win ? win.value : "", values: values, submitted: Boolean(submitted),
       }));
     }
@@ -253,7 +254,7 @@
         if (el) el.value = draft.values[name];
       });
       // Same state: the same idempotency key, so a save already on its way is not doubled.
-      if (sameState && draft.cle) cle.value = draft.cle;
+      if (sameState && draft.cle) idempotencyKey.value = draft.cle;
       form.querySelectorAll(".picker").forEach(function (picker) {
         const input = picker.querySelector(".cards-input");
         renderChips(picker);
@@ -280,7 +281,7 @@
     const blank = !form.querySelector("input[name=winner]:checked") &&
       !Array.from(form.querySelectorAll(".points-input")).some(function (i) { return i.value; });
     if (draft && !form.querySelector("#donne-errors")) {
-      if (draft.etat === etat.value) {
+      if (draft.etat === revision.value) {
         if (blank) {
           fill(draft, true);
           notice(form.dataset.draftRestored, [[form.dataset.draftDrop, clear, "btn-outline-secondary"]]);

@@ -25,7 +25,7 @@ def _login(page, live_server, user) -> None:
 
 def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
     alice = make_user("alice")
-    partie = make_partie(alice, rachat_price=Decimal("2.00"), stake=Decimal("1.00"))
+    partie = make_partie(alice, rachat_price=Decimal("2.00"), mise_initiale=Decimal("1.00"))
     play(partie, "Alice", "rami", Bruno=hand("K Q 5"), Chloé=hand("9 8"))
     play(partie, "Alice", "rami_de_la_main", Bruno=hand("K 7"), Chloé=hand("6 4"))
     play(partie, "Chloé", "rami", Alice=hand("5 2"), Bruno=hand("Q J 9", jokers=1))

@@ -63,7 +63,7 @@ def vendredi(owner, **options) -> Partie:
         owner,
         joueurs=["Anne", "Bruno", "Chloé", "David"],
         name="Vendredi au club",
-        stake=Decimal("2.00"),
+        mise_initiale=Decimal("2.00"),
         rachat_price=Decimal("3.00"),
         **options,
     )
@@ -71,7 +71,7 @@ def vendredi(owner, **options) -> Partie:
     play(partie, "Chloé", "rami", Anne=hand("5 2"), Bruno=hand(points=90), David=hand("7"))
     decide(partie, "Bruno", True)
     play(partie, "David", "rami", Anne=hand("3"), Bruno=hand("A"), Chloé=hand("6 6"))
-    services.stake_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
+    services.mise_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
     services.partie_share(partie=partie)
     partie.refresh_from_db()
     return partie
@@ -187,8 +187,8 @@ def test_printing_and_the_marque_sheet_stay_light(phone, alice, partie) -> None:
 def test_screenshots_of_each_screen(phone, alice, partie, dark) -> None:
     mode = "dark" if dark else "light"
     # A finished partie of the same evening, for the Comptes' list of who gives what to whom.
-    jeudi = make_partie(alice, joueurs=["Anne", "Bruno", "Gérard"], stake=Decimal("12.00"))
-    services.stake_mark_paid(joueur=jeudi.joueurs.get(name="Bruno"), paid=True)
+    jeudi = make_partie(alice, joueurs=["Anne", "Bruno", "Gérard"], mise_initiale=Decimal("12.00"))
+    services.mise_mark_paid(joueur=jeudi.joueurs.get(name="Bruno"), paid=True)
     play(jeudi, "Gérard", "rami", Anne=hand("K 5"), Bruno=hand("9"))
     services.partie_close(partie=jeudi)
     page = phone(dark=dark, user=alice)
@@ -351,7 +351,9 @@ def test_a_finished_partie_lets_the_screen_sleep(phone, alice, partie) -> None:
 def club_night(alice) -> Partie:
     """6 players × 20 donnes: each wins in turn, the others keep a 2 or a 3."""
     names = ["Anne", "Bruno", "Chloé", "David", "Émile", "Françoise"]
-    partie = make_partie(alice, joueurs=names, name="Tournoi du club", stake=Decimal("5.00"))
+    partie = make_partie(
+        alice, joueurs=names, name="Tournoi du club", mise_initiale=Decimal("5.00")
+    )
     for number in range(20):
         winner = names[number % 6]
         hands = {n: hand("2" if (number + i) % 2 else "3") for i, n in enumerate(names)}

@@ -207,7 +207,7 @@ def test_two_donnes_offline_wait_then_go_once_each_in_order(phone, relay, alice)
     assert tags == ["ramiscore-queue"]
     keys = phone.evaluate("RamiQueue.items().then(items => items.map(i => i.cle))")
     assert len(set(keys)) == 2
-    assert phone.locator("#donne-form [name=cle]").input_value() not in keys
+    assert phone.locator("#donne-form [name=idempotency_key]").input_value() not in keys
     shot(phone, "offline-waiting-rows")
     phone.emulate_media(color_scheme="dark")
     phone.set_viewport_size({"width": 844, "height": 390})

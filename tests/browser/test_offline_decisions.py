@@ -40,7 +40,9 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     """With the network cut before the first donne: a partie of classique with two rachats,
     ended by hand, then the next one with the same players and three donnes; back online,
     both parties on the server once each, in order, with the totals the phone showed."""
-    partie = make_partie(alice, joueurs=FOUR, stake=Decimal("1.00"), rachat_price=Decimal("2.00"))
+    partie = make_partie(
+        alice, joueurs=FOUR, mise_initiale=Decimal("1.00"), rachat_price=Decimal("2.00")
+    )
     ready_offline(phone, relay, partie)
 
     record(phone, "Anne", Bruno=12, Chloé=7, David=95)
@@ -138,7 +140,7 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
         (3, "Chloé", {"Anne": 8, "Bruno": 9, "David": 40}),
     ]
     assert [j.name for j in second.joueurs.order_by("seat")] == FOUR
-    assert (second.stake, second.rachat_price) == (first.stake, first.rachat_price)
+    assert (second.mise_initiale, second.rachat_price) == (first.mise_initiale, first.rachat_price)
     assert scoreboard(phone) == second_totals
     assert phone.locator(".provisional-differs").count() == 0
     shots(phone, "offline-next-partie-on-the-server")

@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.models import Donne
 from tests.browser import test_offline
 from tests.browser.conftest import PHONE
 from tests.browser.test_offline import (
@@ -275,3 +276,62 @@ def test_a_second_tab_shows_the_donne_the_first_sent(phone, relay, alice):
     expect(count_line(other)).to_have_text("2 donnes")
     expect(other.locator("#marque tbody tr").nth(1)).to_contain_text("5")
     assert stored(partie)[-1] == (2, "Bruno", {"Anne": 5, "Chloé": 6, "David": 7})
+
+
+# What a phone queued before the form's fields were renamed (docs/decisions.md "One
+# vocabulary, round two"): the same items, under the old names, in its IndexedDB.
+TO_OLD_NAMES = """async ([cardsOf, cards]) => {
+  const db = await new Promise(function (ok, ko) {
+    const open = indexedDB.open("ramiscore", 1);
+    open.onsuccess = function () { ok(open.result); };
+    open.onerror = function () { ko(open.error); };
+  });
+  const all = await new Promise(function (ok) {
+    const read = db.transaction("donnes").objectStore("donnes").getAll();
+    read.onsuccess = function () { ok(read.result); };
+  });
+  const old = { idempotency_key: "cle", revision: "etat", players: "en_course", force: "forcer" };
+  const first = Math.min.apply(null, all.map(function (item) { return item.seq; }));
+  all.forEach(function (item) {
+    item.fields = item.fields.map(function (pair) {
+      if (old[pair[0]]) return [old[pair[0]], pair[1]];
+      if (pair[0] === "points_" + cardsOf && item.seq === first) return [pair[0], ""];
+      if (pair[0] === "cards_" + cardsOf && item.seq === first) return ["cartes_" + cardsOf, cards];
+      return [pair[0].replace(/^cards_/, "cartes_"), pair[1]];
+    });
+  });
+  const write = db.transaction("donnes", "readwrite");
+  all.forEach(function (item) { write.objectStore("donnes").put(item); });
+  await new Promise(function (ok) { write.oncomplete = ok; });
+  all.sort(function (a, b) { return a.seq - b.seq; });
+  return all.map(function (item) { return item.fields.map(function (pair) { return pair[0]; }); });
+}"""
+
+
+def test_donnes_queued_under_the_old_field_names_are_sent_after_the_update(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    david = partie.joueurs.get(name="David").pk
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    record(phone, "Chloé", Anne=5, Bruno=9, David=11)
+    expect(queued_rows(phone)).to_have_count(2)
+    names = phone.evaluate(TO_OLD_NAMES, [david, "K Q J"])
+    assert all({"cle", "etat", "en_course", f"cartes_{david}"} <= set(n) for n in names)
+    assert not any("idempotency_key" in n or "revision" in n for n in names)
+    # The queue reads them under today's names.
+    fields = phone.evaluate("RamiQueue.items().then(items => items.map(i => i.fields))")
+    assert all(
+        {"idempotency_key", "revision", "players", f"cards_{david}"} <= {p[0] for p in f}
+        for f in fields
+    )
+
+    relay.start()
+    phone.locator("#offline-banner .send-now").click()
+    expect(queued_rows(phone)).to_have_count(0)
+    assert stored(partie) == [
+        (1, "Anne", {"Bruno": 12, "Chloé": 7, "David": None}),
+        (2, "Chloé", {"Anne": 5, "Bruno": 9, "David": 11}),
+    ]
+    first = Donne.objects.get(partie=partie, number=1)
+    assert first.hands.get(joueur__name="David").cards == "K Q J"

@@ -24,7 +24,7 @@ def test_partager_le_resultat_gives_the_picture(page, live_server, screenshot) -
     client.force_login(alice)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-    partie = make_partie(alice, joueurs=["Léa", "Papa", "Tom"], stake=Decimal("1.00"))
+    partie = make_partie(alice, joueurs=["Léa", "Papa", "Tom"], mise_initiale=Decimal("1.00"))
     play(partie, "Léa", "rami", Papa=hand(points=40), Tom=hand(points=20))
     services.partie_close(partie=partie)
     page.goto(f"/parties/{partie.pk}/")

@@ -42,7 +42,7 @@ def partie(alice) -> int:
         "name": "Jeudi",
         "preset": "classique",
         "joueurs": FOUR,
-        "stake": "0",
+        "mise_initiale": "0",
         "rachat_price": "0",
         "point_value": "0",
         "settlement": "gagnant",

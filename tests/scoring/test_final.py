@@ -64,7 +64,7 @@ def test_transfers_with_money_on_the_table_make_the_pot_pay_it_out() -> None:
 
 
 def test_a_shared_win_splits_the_pot_remainder_to_the_earliest_seat() -> None:
-    config = Config(stake=101, point_value=3)
+    config = Config(mise_initiale=101, point_value=3)
     players = ["Anne", "Bruno", "Chloé"]
     totals = {"Anne": 40, "Bruno": 10, "Chloé": 10}
     final = compute_final(config, players, totals, players, {}, dict.fromkeys(players, 0), False)
@@ -112,7 +112,7 @@ def test_nets_sum_to_zero_and_transfers_settle_them(
     in_race = [p for p in players if p not in out] or players[:1]
     out = {p: n for p, n in out.items() if p not in in_race}
     paid_by = {p: paid[i] for i, p in enumerate(players)}
-    config = Config(stake=mise, point_value=valeur, settlement=reglement)
+    config = Config(mise_initiale=mise, point_value=valeur, settlement=reglement)
     final = compute_final(config, players, totals_by, in_race, out, paid_by, False)
     assert sum(final.shares.values()) == final.pot
     _check_settlement(final.net, None, final)
