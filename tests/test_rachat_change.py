@@ -84,6 +84,6 @@ def test_a_donne_the_partie_does_not_have_is_not_found(partie, number) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(partie.owner)
     url = reverse("rachat_change", args=[partie.pk, number, chloe(partie).pk])
-    response = client.post(url, {"decision": "racheter", "etat": etat(partie)})
+    response = client.post(url, {"decision": "racheter", "revision": revision_of(partie)})
     assert response.status_code == 404
     assert Rachat.objects.get().accepted is False
