@@ -13,7 +13,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors
 from games.models import Donne
 from games.scoring.replay import replay as engine_replay
 from tests.factories import hand, make_partie, make_user, play
@@ -34,7 +33,7 @@ def replays(monkeypatch) -> list[int]:
         return real(preset, players, donnes, *args, **kwargs)
 
     # Where the app calls the engine: the loaded partie, and the append of a new donne.
-    monkeypatch.setattr(selectors, "replay", counted)
+    monkeypatch.setattr("games.selectors.state.replay", counted)
     monkeypatch.setattr("games.services.donnes.replay", counted)
     return calls
 

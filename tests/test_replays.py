@@ -86,7 +86,7 @@ def test_a_stored_replay_of_another_engine_is_replayed_on_read_and_stored_by_a_w
 ) -> None:
     partie = partie_p1(alice)
     monkeypatch.setattr(replays, "ENGINE_VERSION", "a-later-engine")
-    monkeypatch.setattr(selectors, "ENGINE_VERSION", "a-later-engine")
+    monkeypatch.setattr("games.selectors.stored.ENGINE_VERSION", "a-later-engine")
     with caplog.at_level(logging.WARNING, logger="games.selectors"):
         summary = selectors.summary_of(Partie.objects.select_related("result").get(pk=partie.pk))
     _data, fresh = partie_replay(partie)
