@@ -1,6 +1,6 @@
 """Who deals, for the pages and the services: the engine's rotation (games/scoring/dealer.py,
 docs/rules.md "Le donneur") applied to a partie's joueurs; who dealt before is read by
-games/selectors.py."""
+games/selectors/."""
 
 from __future__ import annotations
 

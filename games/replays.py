@@ -6,8 +6,8 @@ transaction, the state after each donne it replayed (DonneResult) and a summary 
 and their prices). Both are tagged with the engine's version and the partie's revision, which
 the database moves on whenever anything the replay reads changes (migration 0006): a stored
 replay whose tag no longer matches (a new engine, a change made outside the app, an old
-partie) is replayed in memory on a read (games/selectors.py) and rebuilt by the next write,
-and the mismatch is logged. It is never shown stale. Reads live in games/selectors.py.
+partie) is replayed in memory on a read (games/selectors/) and rebuilt by the next write,
+and the mismatch is logged. It is never shown stale. Reads live in games/selectors/.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Statistiques page: each habitué of an account across its finished parties, from their
-stored replays, read by games/selectors.py in a fixed number of queries whatever the number
+stored replays, read by games/selectors/ in a fixed number of queries whatever the number
 of parties.
 
 Nothing here counts a point: the ranking, the totals, the rachats, the exits and the money

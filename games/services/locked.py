@@ -1,5 +1,5 @@
 """What every write shares: the partie locked, its stored replay, the replay of the donnes
-loaded again (games/selectors.py ``tail``) stored, and what a change did to the partie."""
+loaded again (games/selectors/ ``tail``) stored, and what a change did to the partie."""
 
 from __future__ import annotations
 
