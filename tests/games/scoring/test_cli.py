@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from games.scoring import cli
 from games.scoring.cli import format_euros, main
 
 from .conftest import load_examples
@@ -133,3 +134,66 @@ def test_missing_file(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_format_euros(centimes: int, signed: bool, text: str) -> None:
     assert format_euros(centimes, signed=signed) == text
+
+
+def record_text(players: str = '["A", "B"]', config: str = "{}", donnes: str = "[]") -> str:
+    return (
+        f'{{"preset": "classique", "players": {players}, "config": {config}, "donnes": {donnes}}}'
+    )
+
+
+# -- R28: rami score ------------------------------------------------------------------------
+
+
+def run(stdin: io.TextIOBase, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(["score", "-", *args], stdin=stdin, stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_rami_score_refuses_invalid_utf8_on_standard_input() -> None:
+    raw = record_text(players='["Ren\xe9", "B"]').encode("latin-1")
+    status, out, err = run(io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"), "--format", "json")
+    assert status == 1
+    assert json.loads(out)["error"] == {
+        "code": "enregistrement_invalide",
+        "donne": None,
+        "message": "Fichier de partie illisible : l'entrée standard n'est pas en UTF-8",
+    }
+    # What Python's own stdin makes of such bytes (surrogateescape) is refused the same way.
+    text = raw.decode("utf-8", errors="surrogateescape")
+    assert run(io.StringIO(text), "--format", "json")[1] == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        record_text(config='{"valeur_point": ' + "9" * 5000 + "}"),
+        record_text(config='{"valeur_point": 100000001}'),
+    ],
+)
+def test_rami_score_answers_json_never_a_traceback(text: str) -> None:
+    status, out, err = run(io.StringIO(text), "--format", "json")
+    assert status == 1
+    assert json.loads(out)["error"]["code"] in ("enregistrement_invalide", "valeur_hors_limites")
+    assert err.startswith("Erreur ") and "Traceback" not in err
+
+
+def test_rami_score_prints_the_largest_result_the_limits_allow() -> None:
+    donnes = ", ".join(['{"winner": "A", "win": "rami", "hands": {"B": {"points": 49}}}'] * 2)
+    text = record_text(config='{"valeur_point": 100000000}', donnes=f"[{donnes}]")
+    status, out, _err = run(io.StringIO(text), "--format", "json")
+    assert status == 0
+    assert json.loads(out)["final"]["net"] == {"A": 11_800_000_000, "B": -11_800_000_000}
+
+
+def test_rami_score_writes_the_trimmed_names() -> None:
+    text = record_text(players='["  Anne ", "Bruno"]', donnes='[{"winner": "anne", "win": '
+                       '"rami", "hands": {"BRUNO": {"points": 3}}}]')  # fmt: skip
+    status, out, _err = run(io.StringIO(text), "--format", "csv")
+    assert status == 0
+    assert out.splitlines()[0] == (
+        "donne,gagnant,gain,Anne points,Anne total,Anne note,"
+        "Bruno points,Bruno total,Bruno note,fin"
+    )

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from games.scoring import PRESETS, Hand, RamiError, explain_hand, get_preset, hand_penalty
+from games.scoring import (
+    PRESETS,
+    Hand,
+    RamiError,
+    explain_hand,
+    get_preset,
+    hand_penalty,
+    implausible,
+    plausible_max,
+    replay,
+)
 
 
 def test_seed_000_examples() -> None:
@@ -165,3 +175,46 @@ def test_unknown_preset() -> None:
     with pytest.raises(RamiError) as info:
         get_preset("belote")
     assert info.value.code == "preset_inconnu"
+
+
+def win(winner: str, how: str = "rami", **points: int) -> dict:
+    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
+
+
+def refusal(*args, **kwargs) -> RamiError:
+    with pytest.raises(RamiError) as err:
+        replay(*args, **kwargs)
+    return err.value
+
+
+def test_a_hand_holds_at_most_1000_points() -> None:
+    up_to = {"threshold": 5000}
+    result = replay("rami40", ["A", "B"], [win("A", "sortie_rami", B=1000)], up_to)
+    assert result.states[0].points == {"A": 0, "B": 1000}
+    err = refusal("rami40", ["A", "B"], [win("A", "sortie_rami", B=1001)], up_to)
+    assert err.code == "valeur_hors_limites"
+    assert err.message == (
+        "Donne 1 : Valeur hors limites pour « points de B » : au plus 1\u00a0000 pour une main."
+    )
+
+
+def test_too_many_jokers_keep_their_own_code() -> None:
+    donne = {"winner": "A", "win": "rami", "hands": {"B": {"points": 1, "jokers": 10**11}}}
+    assert refusal("classique", ["A", "B"], [donne]).code == "trop_de_jokers"
+
+
+@pytest.mark.parametrize(
+    ("preset", "most"),
+    [("classique", 148), ("rami52_7", 84), ("rami52_6", 74), ("rami51", 158), ("rami40", 148)],
+)
+def test_the_most_a_hand_can_hold(preset: str, most: int) -> None:
+    preset = get_preset(preset)
+    assert plausible_max(preset) == most
+    assert not implausible(preset, Hand(cards=None, points=most))
+    assert implausible(preset, Hand(cards=None, points=most + 1))
+
+
+def test_more_cards_than_a_player_keeps_is_implausible() -> None:
+    preset = get_preset("rami52_6")  # 6 dealt + 1
+    assert not implausible(preset, Hand.of("2 3 4 5 6 7", jokers=1))
+    assert implausible(preset, Hand.of("2 3 4 5 6 7 8", jokers=1))

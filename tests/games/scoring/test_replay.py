@@ -452,3 +452,92 @@ def test_the_engine_says_when_no_donne_may_follow(over, ended, pending, code) ->
 
 def test_a_partie_under_way_takes_the_next_donne() -> None:
     assert check_next_donne(over=False, ended=False, pending=[]) is None
+
+
+def win(winner: str, how: str = "rami", **points: int) -> dict:
+    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
+
+
+def refusal(*args, **kwargs) -> RamiError:
+    with pytest.raises(RamiError) as err:
+        replay(*args, **kwargs)
+    return err.value
+
+
+# -- R23: table options in every preset ------------------------------------------------------
+
+
+def test_a_decision_refused_on_the_target_says_the_target_not_the_last_manche() -> None:
+    donnes = [win("A", B=60, C=5), {**win("A", B=50, C=5), "rachat": {"B": True}}]
+    err = refusal("classique", PLAYERS, donnes, {"target": 100, "threshold": 100})
+    assert err.code == "pas_de_rachat_objectif_atteint"
+    assert err.message == (
+        "Donne 2 : La partie s'est terminée sur l'objectif : B ne se rachète pas, il est classé "
+        "à son total."
+    )
+
+
+def test_the_last_manche_keeps_its_own_message() -> None:
+    donnes = [win("A", B=60, C=5), {**win("A", B=50, C=5), "rachat": {"B": True}}]
+    err = refusal("rami52_7", PLAYERS, donnes, {"fixed_manches": 2})
+    assert err.code == "pas_de_rachat_apres_la_derniere_manche"
+
+
+def test_classique_up_to_a_target_without_elimination_and_rami51_with_a_seuil() -> None:
+    result = replay("classique", ["A", "B"], [win("A", B=120)], {"target": 500, "threshold": 1000})
+    assert (result.over, result.states[0].totals) == (False, {"A": -10, "B": 120})
+    # Rami 51 with a seuil: no rachat unless the table allows some, so a crossing excludes.
+    result = replay("rami51", PLAYERS, [win("A", "sortie", B=300, C=5)], {"threshold": 300})
+    assert result.states[0].eliminated == {"B": "definitive_exclusion"}
+
+
+def test_target_and_last_manche_on_the_same_donne_end_on_the_target() -> None:
+    result = replay("rami52_7", ["A", "B"], [win("A", B=50)], {"fixed_manches": 1, "target": 50})
+    assert result.end_reason == "target_reached"
+
+
+# -- R26: manual end right after a crossing ----------------------------------------------------
+
+
+def test_a_crosser_of_the_last_donne_is_not_asked_after_a_manual_end() -> None:
+    result = replay("classique", PLAYERS, [win("A", B=120, C=5)], ended=True)
+    assert (result.end_reason, result.pending) == ("manual", [])
+    assert result.final.ranking[-1] == (3, "B", 120)
+    decided = [{**win("A", B=120, C=5), "rachat": {"B": True}}]
+    result = replay("classique", PLAYERS, decided, ended=True)
+    assert result.states[0].totals["B"] == 5  # the decision given still applies
+
+
+def test_a_manual_end_without_donne_is_a_shared_win_at_zero() -> None:
+    result = replay("classique", PLAYERS, [], ended=True)
+    assert result.final.ranking == [(1, "A", 0), (1, "B", 0), (1, "C", 0)]
+
+
+# -- R27 ------------------------------------------------------------------------------------
+
+
+def test_a_flat_win_counts_the_flat_penalty_for_any_subset_of_hands() -> None:
+    donne = {"winner": "A", "win": "rami_sec", "hands": {"C": {"cards": ["K"]}}}
+    assert replay("rami51", PLAYERS, [donne]).states[0].points == {"A": 0, "B": 200, "C": 200}
+
+
+def test_a_flat_win_in_rami51_needs_no_hands() -> None:
+    result = replay("rami51", ["A", "B", "C"], [{"winner": "A", "win": "rami_sec", "hands": {}}])
+    assert result.states[0].points == {"A": 0, "B": 200, "C": 200}
+    assert result.states[0].explanations["B"] == "200 — rami sec (forfait)"
+
+
+def test_a_hand_given_in_a_flat_win_is_checked_but_does_not_count() -> None:
+    donne = {"winner": "A", "win": "tout_d_un_coup", "hands": {"B": {"cards": ["K"]}}}
+    result = replay("rami51", ["A", "B", "C"], [donne])
+    assert result.states[0].points == {"A": 0, "B": 100, "C": 100}
+    bad = {"winner": "A", "win": "tout_d_un_coup", "hands": {"B": {"cards": [], "jokers": 0}}}
+    with pytest.raises(RamiError) as err:
+        replay("rami51", ["A", "B", "C"], [bad])
+    assert err.value.code == "main_vide"
+
+
+def test_an_ordinary_win_still_needs_every_hand() -> None:
+    with pytest.raises(RamiError) as err:
+        replay("rami51", ["A", "B", "C"], [{"winner": "A", "win": "sortie", "hands": {}}])
+    assert err.value.code == "mains_incompletes"

@@ -1,4 +1,4 @@
-"""The printable marque, its PDF, the blank sheet, the observations and the score chart.
+"""The printable marque, its PDF and the blank sheet through their pages (games/views/sheet.py).
 
 Cast: alice owns the parties, bob is another account, and an anonymous visitor."""
 
@@ -16,24 +16,15 @@ from django.test import Client
 from pypdf import PdfReader
 
 from games import services
-from games.display.chart import nice_step, score_chart
-from games.display.observations import observations
-from games.scoring import replay
 from tests.factories import make_partie, make_user
 from tests.sheet_records import SEVEN, long_record
 
 PASSWORD = "cartes-sur-table"
 
 
-def _states(preset, players, donnes, **kwargs):
-    return replay(preset, players, donnes, kwargs.pop("config", None), **kwargs).states
-
-
 def points(n: int) -> dict[str, int]:
     return {"points": n, "jokers": 0}
 
-
-# -- observations (pure) ----------------------------------------------------------------------
 
 ABC = ["Anne", "Bruno", "Chloé"]
 P1 = [
@@ -60,78 +51,6 @@ P1 = [
         "rachat": {"Bruno": False, "Chloé": False},
     },
 ]
-
-
-def test_observations_tell_each_donne_as_the_rule_book_would() -> None:
-    assert observations(_states("classique", ABC, P1), ABC) == [
-        "Anne fait rami",
-        "Anne fait RAMI DE LA MAIN",
-        # examples.json P1: Bruno 137 restarts at Chloé's 27 (docs/rules.md R6).
-        "Chloé fait rami ; Bruno, 137, se rachète (1er rachat) et repart à 27",
-        "Anne fait RAMI DE LA MAIN ; Bruno abandonne ; Chloé abandonne ; "
-        "Fin de la partie : Anne est le dernier joueur en course",
-    ]
-
-
-def test_observations_say_the_fourth_crossing_is_an_exclusion() -> None:
-    donnes = [
-        {
-            "winner": "Anne",
-            "win": "rami",
-            "hands": {"Bruno": points(150)},
-            "rachat": {"Bruno": True},
-        }
-        for _ in range(3)
-    ] + [{"winner": "Anne", "win": "rami", "hands": {"Bruno": points(150)}}]
-    assert observations(_states("classique", ["Anne", "Bruno"], donnes), ["Anne", "Bruno"]) == [
-        "Anne fait rami ; Bruno, 150, se rachète (1er rachat) et repart à −10",
-        "Anne fait rami ; Bruno, 140, se rachète (2e rachat) et repart à −20",
-        "Anne fait rami ; Bruno, 130, se rachète (3e rachat) et repart à −30",
-        "Anne fait rami ; Bruno, 4e franchissement : exclusion définitive ; "
-        "Fin de la partie : Anne est le dernier joueur en course",
-    ]
-
-
-def test_observations_for_talon_epuise_pending_and_last_manche() -> None:
-    talon = {"winner": None, "win": "talon_epuise", "hands": {p: points(5) for p in ABC}}
-    assert observations(_states("rami52_7", ABC, [talon]), ABC) == [
-        "Talon épuisé : tout le monde compte"
-    ]
-    undecided = [*P1[:2], {**P1[2], "rachat": {}}]
-    pending = _states("classique", ABC, undecided, lenient=True)
-    assert observations(pending, ABC)[-1] == "Chloé fait rami ; Bruno, 137 : rachat à décider"
-    last = [{"winner": "Anne", "win": "rami", "hands": {"Bruno": points(120), "Chloé": points(3)}}]
-    states = _states("rami52_6", ABC, last, config={"fixed_manches": 1})
-    # docs/rules.md R15: no rachat after the last manche.
-    assert observations(states, ABC) == [
-        "Anne fait rami ; Bruno atteint 120 ; Fin de la partie : dernière manche jouée"
-    ]
-
-
-# -- chart (pure) ------------------------------------------------------------------------------
-
-
-def test_nice_steps() -> None:
-    assert [nice_step(s) for s in (10, 60, 130, 250, 1200)] == [2, 10, 50, 50, 200]
-
-
-def test_the_chart_draws_a_line_per_player_the_seuil_rachats_and_eliminations() -> None:
-    svg = score_chart(ABC, _states("classique", ABC, P1), seuil=100)
-    assert svg.startswith("<svg") and svg.endswith("</svg>")
-    assert svg.count('class="player-line"') == 3
-    assert len(set(re.findall(r'stroke-dasharray="([^"]+)"', svg))) >= 3  # paper: dashes differ
-    assert svg.count('class="seuil"') == 1 and "seuil 100" in svg
-    assert svg.count('<polygon class="rachat"') == 1 + 1  # Bruno's rachat, and the legend
-    assert svg.count('class="elimination"') == 2 + 1  # Bruno and Chloé, and the legend
-    assert ">Donne</text>" in svg and ">Points</text>" in svg and ">Chloé</text>" in svg
-    assert score_chart(ABC, [], seuil=100) == ""
-
-
-def test_the_chart_escapes_names() -> None:
-    names = ["<b>A", "B"]
-    donnes = [{"winner": "<b>A", "win": "rami", "hands": {"B": points(3)}}]
-    svg = score_chart(names, _states("classique", names, donnes), seuil=100)
-    assert "<b>A" not in svg and "&lt;b&gt;A" in svg
 
 
 # -- pages -------------------------------------------------------------------------------------
