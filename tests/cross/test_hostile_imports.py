@@ -24,7 +24,7 @@ from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
-CORPUS = Path(__file__).resolve().parent / "data" / "hostile"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "hostile"
 NAME_REFUSED = "Nom de joueur refusé : « %s » contient un caractère invisible ou de contrôle (%s)."
 
 # file → (code, the French message of the import page and of ``rami import``).

@@ -21,7 +21,7 @@ from games.scoring import RamiError, explain_hand
 from games.scoring.errors import N_, Detail
 from tests.factories import hand, make_partie, make_user, play
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
 EN = {"HTTP_ACCEPT_LANGUAGE": "en-US,en;q=0.9"}

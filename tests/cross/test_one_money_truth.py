@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from tests.factories import hand, make_partie, play
-from tests.test_comptes import gerard_wins
+from tests.games.display.test_comptes import gerard_wins
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.test import Client
 
 from games import engine_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_zip_holds_the_engine_source_and_nothing_else() -> None:

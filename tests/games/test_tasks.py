@@ -19,7 +19,7 @@ from django.test import Client
 from games import render_slots, sheet_files
 from tests.factories import partie_p1
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # A child that takes a render slot, says which, and holds it until it is killed.

@@ -10,7 +10,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from ramiscore.env import envbool, envint
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_home_page_is_in_french(client) -> None:

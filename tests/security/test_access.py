@@ -217,7 +217,7 @@ def request(client: Client, case: Case, world: World, name: str):
 def test_every_url_has_a_row() -> None:
     missing = sorted(set(url_names()) - set(TABLE))
     assert not missing, (
-        f"URL(s) without a row in tests/test_access.py TABLE: {', '.join(missing)}. "
+        f"URL(s) without a row in tests/security/test_access.py TABLE: {', '.join(missing)}. "
         "Add each with the status that anonymous, other, owner and follower get."
     )
     stale = sorted(set(TABLE) - set(url_names()))

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.factories import make_partie, make_user
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"

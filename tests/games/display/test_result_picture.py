@@ -45,6 +45,6 @@ def test_the_picture_is_1080_wide_and_names_everyone_and_the_winner(client, alic
         assert f". {name} : " in text
     assert image.text["Title"] == "Mardi soir"
     # Kept to look at (the screenshots folder is ignored by git).
-    folder = Path(__file__).resolve().parents[1] / "screenshots"
+    folder = Path(__file__).resolve().parents[3] / "screenshots"
     folder.mkdir(exist_ok=True)
     (folder / "result-picture.png").write_bytes(response.content)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-EXAMPLES_PATH = Path(__file__).resolve().parents[1] / "data" / "examples.json"
+EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "data" / "examples.json"
 
 
 def load_examples() -> dict[str, Any]:

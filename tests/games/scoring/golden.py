@@ -1,6 +1,6 @@
 """The golden outputs of ``rami score`` (tests/data/score_golden.jsonl.gz): reading them,
 running the command on one record, and saying where two outputs part. Shared by the test
-(tests/scoring/test_score_golden.py) and the script that writes the file
+(tests/games/scoring/test_score_golden.py) and the script that writes the file
 (bench/score_records.py). Needs Django set up, as the command does."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-GOLDEN = Path(__file__).resolve().parents[1] / "data" / "score_golden.jsonl.gz"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "score_golden.jsonl.gz"
 
 
 def load_golden() -> list[dict[str, Any]]:

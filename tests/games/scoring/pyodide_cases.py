@@ -1,6 +1,6 @@
 """Run cases through the engine and give its answers as JSON lines, the same code under
-CPython (imported by tests/scoring/test_pyodide.py) and under Pyodide (run by
-tests/scoring/pyodide_runner.mjs, with the engine zip on ``sys.path``). Standard library only.
+CPython (imported by tests/games/scoring/test_pyodide.py) and under Pyodide (run by
+tests/games/scoring/pyodide_runner.mjs, with the engine zip on ``sys.path``). Standard library only.
 
 A case is ``{"name", "kind": "score", "format", "input"}``: ``rami score - --format F`` with
 ``input`` on standard input, answered ``{"name", "exit", "stdout"}``; or ``{"name", "kind":

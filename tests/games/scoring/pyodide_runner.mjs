@@ -1,4 +1,4 @@
-// Run tests/scoring/pyodide_cases.py under Pyodide in Node, with the engine zip on sys.path,
+// Run tests/games/scoring/pyodide_cases.py under Pyodide in Node, with the engine zip on sys.path,
 // exactly as the browser's worker loads it (static/js/engine-worker.js): the vendored
 // Pyodide, the zip as a zipimport path.
 //

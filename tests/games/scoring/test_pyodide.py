@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 
 from games.engine_files import write_engine_zip
-from tests.scoring import pyodide_cases
-from tests.scoring.conftest import load_examples
-from tests.scoring.golden import first_difference, input_text, load_golden
+from tests.games.scoring import pyodide_cases
+from tests.games.scoring.conftest import load_examples
+from tests.games.scoring.golden import first_difference, input_text, load_golden
 
 HERE = Path(__file__).resolve().parent
-PYODIDE = HERE.parents[1] / "static" / "vendor" / "pyodide"
+PYODIDE = HERE.parents[2] / "static" / "vendor" / "pyodide"
 NODE = shutil.which("node") or shutil.which("nodejs")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.scoring import DonneState, RamiError, replay
 from games.scoring.record import record_from_dict
-from tests.scoring.golden import load_golden
+from tests.games.scoring.golden import load_golden
 
 
 def _records() -> list[tuple[str, dict[str, Any]]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.scoring.golden import first_difference, load_golden, run_score
+from tests.games.scoring.golden import first_difference, load_golden, run_score
 
 CASES = load_golden()
 

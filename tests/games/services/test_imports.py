@@ -1,7 +1,8 @@
 """Imports outside the write lock (issue "Flat cost"): a file is read, replayed and checked
 before one short transaction writes it, with bulk inserts and its stored replay. A phone
 recording a donne meanwhile is not held up for the whole import; a refused file still
-creates nothing (tests/test_limits.py, tests/test_files.py, tests/test_backup.py).
+creates nothing (tests/cross/test_limits.py, tests/games/test_files.py,
+tests/games/views/test_files.py).
 
 Cast: alice owns the parties; bob restores her backup into his own account."""
 
@@ -25,9 +26,9 @@ from games.replays import states_of
 from games.scoring import ENGINE_VERSION, RamiError
 from games.selectors import partie_replay
 from games.services import imports
+from tests.cross.test_limits import backup, flat_record
 from tests.factories import hand, make_partie, make_user, play
 from tests.sheet_records import long_record
-from tests.test_limits import backup, flat_record
 
 SIX = ("Anne", "Bruno", "Chloé", "David", "Émile", "Fanny")
 

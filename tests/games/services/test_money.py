@@ -21,7 +21,7 @@ from games.scoring import RamiError, settle
 from games.scoring.players import person_key
 from games.selectors import parties_of
 from tests.factories import decide, etat, hand, make_partie, partie_p1, play
-from tests.scoring.conftest import load_examples
+from tests.games.scoring.conftest import load_examples
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games import services
 from games.models import Partie
 from games.services.guests import GUEST_KEEP, GUEST_PREFIX, is_guest
 from tests.factories import hand, make_partie, make_user, partie_form, play
-from tests.test_views_donnes import donne_data
+from tests.games.views.test_donnes import donne_data
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "cartes-sur-table-42"

@@ -38,7 +38,7 @@ def test_login_logout_and_password_change_pages_are_styled_in_french(client) -> 
     body = client.get(reverse("password_change")).content.decode()
     assert "Changer de mot de passe" in body
     assert client.post(reverse("logout")).status_code == 302
-    # Logged out, the new-partie form is a guest's (tests/test_guests.py).
+    # Logged out, the new-partie form is a guest's (tests/games/views/test_guests.py).
     assert "Sans compte" in client.get(reverse("partie_new")).content.decode()
 
 

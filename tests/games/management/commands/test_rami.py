@@ -13,7 +13,7 @@ pytest.importorskip("ramiscore.settings", reason="the Django project is not in t
 from django.core.management import call_command  # noqa: E402
 from django.core.management.base import CommandError  # noqa: E402
 
-from .conftest import load_examples  # noqa: E402
+from tests.games.scoring.conftest import load_examples  # noqa: E402
 
 CASE = load_examples()["partie_cases"][0]
 RECORD = {
