@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import services, throttle
 from games.models import Partie
 from games.services.guests import GUEST_KEEP, GUEST_PREFIX, is_guest
 from tests.factories import hand, make_partie, make_user, partie_form, play
@@ -75,6 +76,14 @@ def test_a_refused_table_makes_no_guest_and_costs_no_token(client) -> None:
     start_as_guest(client)  # the address still has all its tokens
 
 
+@pytest.fixture
+def still_clock(monkeypatch) -> None:
+    """The token buckets' clock (games/throttle.py) stopped, so that the wait announced is the
+    limit's exact 12 minutes however long the five guests took to make."""
+    monkeypatch.setattr(throttle, "time", SimpleNamespace(time=lambda: 1_900_000_000.0))
+
+
+@pytest.mark.usefixtures("still_clock")
 def test_an_address_makes_as_many_guests_as_accounts_then_waits(client) -> None:
     for number in range(5):
         fresh = Client()
