@@ -75,7 +75,7 @@ def _empty_redis(django_db_blocker) -> None:
 def _tasks_run_at_once(settings) -> None:
     # django-tasks' immediate backend runs a task where it is queued: a PDF a test asks for is
     # rendered by the same task as in production, without a db_worker process beside the test.
-    # tests/test_tasks.py runs the real database backend and its worker.
+    # tests/games/test_tasks.py runs the real database backend and its worker.
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
     # A committed write queues no PDF (it would render at once, in every live-server and
     # transactional test): the tests of that hook turn it on.

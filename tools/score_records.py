@@ -14,7 +14,7 @@ or, for input that is not JSON at all, the raw text given as is. The worked case
 today's code on them and prints every mismatch (name and first differing line); it exits 1 on
 any. It only needs the management command, never the engine's internals: the generator below
 uses ``games.scoring`` (a lenient replay, donne by donne, to know who crossed the seuil), the
-comparison does not. ``tests/scoring/test_score_golden.py`` makes the same check under pytest.
+comparison does not. ``tests/games/scoring/test_score_golden.py`` makes the same check under pytest.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from tests.scoring.golden import (  # noqa: E402
+from tests.games.scoring.golden import (  # noqa: E402
     GOLDEN,
     first_difference,
     input_text,

@@ -1,7 +1,7 @@
 """Write ``static/vendor/pyodide/``: the core files of Pyodide (CPython compiled to
 WebAssembly), so that the scoring engine ``games/scoring`` runs unchanged in the browser's Web
 Worker (static/js/engine-worker.js) and in Node for the same-answers test
-(tests/scoring/test_pyodide.py). docs/decisions.md "One engine, two runtimes" says why.
+(tests/games/scoring/test_pyodide.py). docs/decisions.md "One engine, two runtimes" says why.
 
     python tools/vendor_pyodide.py           # fetch, check, copy
     python tools/vendor_pyodide.py --check   # only check the vendored files against the pins

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS
 from tests.factories import hand, make_partie, make_user, play
-from tests.test_comptes import gerard_wins
+from tests.games.display.test_comptes import gerard_wins
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

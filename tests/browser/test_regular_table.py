@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Partie
 from tests.factories import decide, hand, make_partie, make_user, play
-from tests.test_statistics import three_parties
+from tests.games.display.test_statistics import three_parties
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = Path("/tmp/shots/table")

@@ -8,16 +8,16 @@ successful login leaves, unless the test says so."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.core import signing
-from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from bench.lockout import Clock
-from games import lockout
+from games import lockout, throttle
 from games.login_limits import DEVICE_COOKIE, DEVICE_SALT, username_key
-from games.throttle import TokenBucket
 
 pytestmark = pytest.mark.django_db
 RIGHT = "cartes-sur-table"
@@ -36,9 +36,12 @@ def trop_s(seconds: int) -> str:
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch) -> Clock:
-    """The login locks' time (games/lockout.py), stopped: it moves when a test says so."""
+    """The time of the login locks (games/lockout.py) and of the token buckets of the sign-up
+    and password-change limits (games/throttle.py), one clock, stopped: it moves when a test
+    says so, so that a wait announced is exact however long the requests took."""
     clock = Clock()
     monkeypatch.setattr(lockout, "clock", clock)
+    monkeypatch.setattr(throttle, "time", SimpleNamespace(time=clock))
     return clock
 
 
@@ -54,10 +57,8 @@ def logged_in(response) -> bool:
 
 
 def time_passes(seconds: float) -> None:
-    """As if ``seconds`` went by: for the login locks' clock, and for every token bucket (the
-    sign-up and password-change limits read their own timestamps)."""
+    """As if ``seconds`` went by, for the login locks and every token bucket alike."""
     lockout.clock.now += seconds
-    TokenBucket.objects.update(stamp=F("stamp") - seconds)
 
 
 def test_the_key_is_the_username_as_django_logs_it_in() -> None:
