@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games.forms.accounts import GuardedPasswordChangeForm
 from games.views import (
@@ -75,7 +76,9 @@ urlpatterns = [
     path("parties/<int:pk>/argent/mises/<int:joueur_pk>/", money.mise_paid, name="mise_paid"),
     path("parties/<int:pk>/argent/rachats/<int:rachat_pk>/", money.rachat_paid, name="rachat_paid"),
     path("comptes/sauvegarde.json", files.backup_download, name="backup_download"),
-    path("comptes/argent/", money.comptes_argent, name="comptes_argent"),
+    path("argent/", money.evenings, name="evenings_money"),
+    # Its address until the money left /comptes/ (the accounts' own pages): bookmarks keep working.
+    path("comptes/argent/", RedirectView.as_view(pattern_name="evenings_money", permanent=True)),
     path("parties/<int:pk>/marque/", sheet.partie_sheet, name="partie_sheet"),
     path("parties/<int:pk>/courbe/", sheet.partie_chart, name="partie_chart"),
     path("parties/<int:pk>/marque.pdf", sheet.partie_sheet_pdf, name="partie_sheet_pdf"),

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games import services
 from games.display.cagnotte import build_cagnotte
-from games.display.comptes import build_accounts
+from games.display.evenings import build_evenings
 from games.display.numbers import format_money
 from games.errors import translated
 from games.forms import MoneyForm
@@ -106,6 +106,6 @@ def partie_money(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def comptes_argent(request: HttpRequest) -> HttpResponse:
-    accounts = build_accounts(parties_money(parties_of(request.user)))
-    return render(request, "games/comptes_argent.html", {"accounts": accounts})
+def evenings(request: HttpRequest) -> HttpResponse:
+    money = build_evenings(parties_money(parties_of(request.user)))
+    return render(request, "games/evenings_money.html", {"money": money})

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS
 from tests.factories import hand, make_partie, make_user, play
-from tests.games.display.test_comptes import gerard_wins
+from tests.games.display.test_evenings import gerard_wins
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,7 +69,7 @@ def test_continuer_first_then_rejouer_then_one_money_truth(chromium, live_server
         note.scroll_into_view_if_needed()
         page.screenshot(path=str(SCREENSHOTS / f"evening-{theme}-02-reglement.png"))
         note.get_by_role("link").click()
-        page.wait_for_url("**/comptes/argent/#soiree-*")
+        page.wait_for_url("**/argent/#soiree-*")
         evening = page.locator("article.soiree").first
         expect(evening.locator(".comptees")).to_have_text("Parties comptées : Jeudi.")
         expect(evening.locator(".pas-comptees")).to_have_text(

@@ -51,7 +51,7 @@ def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
     page.locator("#actions summary", has_text="Terminer la partie").click()
     page.locator("#actions button", has_text="Oui, terminer maintenant").click()
     assert "Règlement final" in page.locator("#reglement").inner_text()
-    page.goto("/comptes/argent/")
+    page.goto("/argent/")
     virements = page.locator(".soiree .virement").all_inner_texts()
     assert "Chloé donne 1,00\u00a0€ à Alice" in virements
     # Alice's unpaid stake is in those transfers, not asked a second time.

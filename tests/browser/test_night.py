@@ -154,7 +154,7 @@ def test_a_dark_phone_gets_the_dark_theme_and_can_switch(phone, alice, partie) -
     page.locator("[data-theme-value='auto']").click()
     assert theme(page) == "dark"
     page.locator("[data-theme-value='dark']").click()
-    page.goto("/comptes/argent/")
+    page.goto("/argent/")
     assert theme(page) == "dark"
 
 
@@ -195,7 +195,7 @@ def test_screenshots_of_each_screen(phone, alice, partie, dark) -> None:
     for name, url in [
         ("home", "/"),
         ("partie", f"/parties/{partie.pk}/"),
-        ("comptes", "/comptes/argent/"),
+        ("comptes", "/argent/"),
         ("nouvelle", "/parties/nouvelle/"),
     ]:
         page.goto(url)

@@ -89,7 +89,7 @@ def test_the_switch_refuses_a_foreign_next(client, partie) -> None:
 def test_every_page_of_the_site_has_the_menu(client, partie) -> None:
     for url in (
         reverse("home"),
-        reverse("comptes_argent"),
+        reverse("evenings_money"),
         reverse("partie_new"),
         reverse("partie_detail", args=[partie.pk]),
     ):
@@ -187,7 +187,7 @@ def test_money_is_written_in_the_page_s_language_everywhere(client, partie) -> N
     services.partie_close(partie=partie)
     pages = [
         reverse("partie_detail", args=[partie.pk]),
-        reverse("comptes_argent"),
+        reverse("evenings_money"),
         reverse("partie_sheet", args=[partie.pk]),
         reverse("partie_follow", args=[partie.share_token]),
     ]

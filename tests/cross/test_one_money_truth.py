@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from tests.factories import hand, make_partie, play
-from tests.games.display.test_comptes import gerard_wins
+from tests.games.display.test_evenings import gerard_wins
 
 pytestmark = pytest.mark.django_db
 
@@ -23,13 +23,13 @@ def test_the_partie_page_s_transfers_link_to_the_evening_that_counts_them(client
     client.force_login(alice)
     body = client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
     anchor = f"soiree-{day.isoformat()}-EUR"
-    link = f'<a href="/comptes/argent/#{anchor}">Comptes du '
+    link = f'<a href="/argent/#{anchor}">Comptes du '
     assert link in body
     assert (
         "comptent déjà ces virements avec ceux des autres parties de la soirée : payez l'un ou "
         "l'autre, jamais les deux."
     ) in body.replace("&#x27;", "'")
-    comptes = client.get(reverse("comptes_argent")).content.decode()
+    comptes = client.get(reverse("evenings_money")).content.decode()
     assert f'id="{anchor}"' in comptes
     assert f'Parties comptées : <a href="/parties/{partie.pk}/#reglement">Jeudi</a>.' in comptes
     assert "Les mêmes virements que sur la page de la partie : à payer une seule fois." in comptes
@@ -40,7 +40,7 @@ def test_the_comptes_name_every_partie_of_the_evening_counted_or_not(client, ali
     second = gerard_wins(alice, paid=("Anne",), name="Revanche")
     running = make_partie(alice, name="Belote ?", mise_initiale=Decimal("1"))
     client.force_login(alice)
-    comptes = client.get(reverse("comptes_argent")).content.decode()
+    comptes = client.get(reverse("evenings_money")).content.decode()
     assert (
         f'Parties comptées : <a href="/parties/{first.pk}/#reglement">Jeudi</a>, '
         f'<a href="/parties/{second.pk}/#reglement">Revanche</a>.'

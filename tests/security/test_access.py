@@ -151,7 +151,7 @@ TABLE: dict[str, Case] = {
         lambda w: (w.pk, w.joueur("Bruno")), "post", owner=302, accepts_post=True
     ),
     "rachat_paid": owner_page(lambda w: (w.pk, w.rachat), "post", owner=302, accepts_post=True),
-    "comptes_argent": account_page(),
+    "evenings_money": account_page(),
     "backup_download": account_page(),
     # The marque sheet and its files.
     "partie_sheet": owner_page(lambda w: (w.pk,)),
@@ -273,7 +273,7 @@ def test_every_post_needs_the_csrf_token(name: str, world: World) -> None:
 ACCOUNT_PAGES = (
     "home",
     "partie_list",
-    "comptes_argent",
+    "evenings_money",
     "statistics",
     "habitues",
     "backup_download",
@@ -290,6 +290,6 @@ def test_a_guest_sees_nothing_of_anyone_else(name: str, world: World) -> None:
     text = body.decode()
     for alices in ("Mardi soir", "Anne", "Bruno", "Chloé", "alice"):
         assert alices not in text, f"{name} shows {alices!r} to a guest"
-    own = "Chez l&#x27;invité" if name == "comptes_argent" else "Gaspard"
+    own = "Chez l&#x27;invité" if name == "evenings_money" else "Gaspard"
     if name not in ("partie_new", "statistics"):
         assert own in text, f"{name} does not show the guest's own partie"

@@ -44,7 +44,7 @@ OWNER_URLS = [
     ("home", lambda p: []),
     ("partie_new", lambda p: []),
     ("partie_import", lambda p: []),
-    ("comptes_argent", lambda p: []),
+    ("evenings_money", lambda p: []),
     ("backup_download", lambda p: []),  # sauvegarde.json
     ("password_change", lambda p: []),
     ("partie_detail", lambda p: [p.pk]),

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import selectors, services
 from games.centimes import from_centimes
 from games.display.cagnotte import build_cagnotte
-from games.display.comptes import build_accounts
+from games.display.evenings import build_evenings
 from games.models import Joueur, Partie, Rachat
 from games.scoring import RamiError, settle
 from games.scoring.players import person_key
@@ -285,7 +285,7 @@ def test_person_key_ignores_case_accents_and_spaces() -> None:
     assert person_key("Anne  Marie") == "anne marie"
 
 
-def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
+def test_evenings_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     first = build_case(alice, case)
     second = make_partie(alice, joueurs=["alice", "BRUNO", "Chloe"], mise_initiale=Decimal("0.30"))
@@ -293,7 +293,7 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
     services.partie_close(partie=second)
     services.mise_mark_paid(joueur=joueur(first, "Chloé"), paid=True)
     make_partie(bob, mise_initiale=Decimal("9.00"))  # bob's: never in alice's accounts
-    comptes = build_accounts(parties_money(parties_of(alice)))
+    comptes = build_evenings(parties_money(parties_of(alice)))
     # Both parties are over: what is not paid yet is in the transfers, not in a second list.
     assert comptes.to_pot == []
     [evening] = comptes.evenings
@@ -315,7 +315,7 @@ def test_comptes_sum_unpaid_and_nets_by_evening(client, alice, bob) -> None:
         ("Chloé", "Alice", Decimal("0.30")),
     ]
     client.force_login(alice)
-    page = client.get(reverse("comptes_argent")).content.decode()
+    page = client.get(reverse("evenings_money")).content.decode()
     assert "<strong>Bruno</strong> donne 2,40\u00a0€ à <strong>Alice</strong>" in page
 
 
@@ -323,19 +323,19 @@ def test_parties_of_another_day_are_another_evening(alice) -> None:
     make_partie(alice, mise_initiale=Decimal("1.00"))
     old = make_partie(alice, mise_initiale=Decimal("1.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
-    comptes = build_accounts(parties_money(parties_of(alice)))
+    comptes = build_evenings(parties_money(parties_of(alice)))
     assert len(comptes.evenings) == 2
     assert all(s.in_progress and not s.finished for s in comptes.evenings)
 
 
 @pytest.mark.parametrize("count", [1, 4])
-def test_comptes_take_a_fixed_number_of_queries(alice, django_assert_num_queries, count) -> None:
+def test_evenings_take_a_fixed_number_of_queries(alice, django_assert_num_queries, count) -> None:
     [case] = [c for c in EXAMPLES if c["id"] == "P1"]
     for _ in range(count):
         build_case(alice, case)
     # The parties with their stored results, their players, and the rachats of the account.
     with django_assert_num_queries(3):
-        comptes = build_accounts(parties_money(parties_of(alice)))
+        comptes = build_evenings(parties_money(parties_of(alice)))
     assert len(comptes.evenings[0].finished) == count
 
 
@@ -368,7 +368,7 @@ def _urls(p1) -> list[tuple[str, str, dict]]:
 
 
 def test_anonymous_visitors_are_sent_to_login(client, p1) -> None:
-    for method, url, data in [*_urls(p1), ("get", reverse("comptes_argent"), {})]:
+    for method, url, data in [*_urls(p1), ("get", reverse("evenings_money"), {})]:
         response = getattr(client, method)(url, data)
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login")), url
@@ -381,7 +381,7 @@ def test_another_account_gets_404(client, bob, p1) -> None:
     assert not Joueur.objects.filter(mise_paid=True).exists()
     assert not Rachat.objects.filter(paid=True).exists()
     # bob's own Comptes page is his, and empty of alice's players.
-    response = client.get(reverse("comptes_argent"))
+    response = client.get(reverse("evenings_money"))
     assert response.status_code == 200
     assert "Bruno" not in response.content.decode()
 
@@ -393,7 +393,7 @@ def test_the_owner_gets_through(client, alice, p1) -> None:
         assert getattr(client, method)(url, data).status_code == 302, url
         hx = getattr(client, method)(url, data, headers={"HX-Request": "true"})
         assert hx.status_code == htmx_status, url
-    assert client.get(reverse("comptes_argent")).status_code == 200
+    assert client.get(reverse("evenings_money")).status_code == 200
 
 
 def test_a_rachat_price_changed_on_another_phone_is_not_silently_undone(alice, p1) -> None:

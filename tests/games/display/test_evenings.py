@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.display.comptes import build_accounts
+from games.display.evenings import build_evenings
 from games.models import Partie, Rachat
 from games.selectors import parties_money, parties_of
 from tests.factories import decide, hand, make_partie, play
@@ -42,14 +42,14 @@ def transfers(evening) -> list[tuple[str, str, Decimal]]:
 
 def page(client, owner) -> str:
     client.force_login(owner)
-    return client.get(reverse("comptes_argent")).content.decode()
+    return client.get(reverse("evenings_money")).content.decode()
 
 
 def test_the_winner_s_unpaid_stake_is_not_asked_twice(client, alice) -> None:
     # The bug: "Encore à payer à la cagnotte : Gérard 12,00 €" beside "La cagnotte va à
     # Gérard", so Gérard would put 12,00 € in a pot that goes straight back to him.
     gerard_wins(alice, paid=("Anne", "Bruno"))
-    accounts = build_accounts(parties_money(parties_of(alice)))
+    accounts = build_evenings(parties_money(parties_of(alice)))
     [evening] = accounts.evenings
     assert accounts.to_pot == [] and evening.to_pot == []
     # Anne's and Bruno's 24,00 € are on the table; it is all Gérard's, and that settles it.
@@ -68,7 +68,7 @@ def test_the_winner_s_unpaid_stake_is_not_asked_twice(client, alice) -> None:
 
 def test_an_unpaid_loser_pays_the_winner_once(client, alice) -> None:
     gerard_wins(alice, paid=("Gérard", "Bruno"))
-    [evening] = build_accounts(parties_money(parties_of(alice))).evenings
+    [evening] = build_evenings(parties_money(parties_of(alice))).evenings
     # Anne's 12,00 € never went in the pot: she hands it to Gérard, who takes the 24,00 €
     # on the table (his own 12,00 € back and Bruno's).
     assert transfers(evening) == [
@@ -83,7 +83,7 @@ def test_an_unpaid_loser_pays_the_winner_once(client, alice) -> None:
 
 def test_nothing_paid_means_players_pay_each_other(alice) -> None:
     gerard_wins(alice, paid=())
-    [evening] = build_accounts(parties_money(parties_of(alice))).evenings
+    [evening] = build_evenings(parties_money(parties_of(alice))).evenings
     assert transfers(evening) == [
         ("Anne", "Gérard", Decimal("12.00")),
         ("Bruno", "Gérard", Decimal("12.00")),
@@ -106,7 +106,7 @@ def test_paid_rachats_are_on_the_table_too(alice) -> None:
     services.partie_close(partie=partie)
     services.mise_mark_paid(joueur=partie.joueurs.get(name="Anne"), paid=True)
     services.rachat_mark_paid(rachat=Rachat.objects.get(), paid=True)
-    [evening] = build_accounts(parties_money(parties_of(alice))).evenings
+    [evening] = build_evenings(parties_money(parties_of(alice))).evenings
     assert [(s.name, s.on_table, s.net) for s in evening.shares] == [
         ("Gérard", Decimal("0.00"), Decimal("4.00")),
         ("Anne", Decimal("3.00"), Decimal("-3.00")),
@@ -126,7 +126,7 @@ def test_two_parties_of_one_evening_settle_in_one_list(client, alice) -> None:
     second = make_partie(alice, joueurs=["gerard", "ANNE", "Bruno"], mise_initiale=Decimal("12.00"))
     play(second, "ANNE", "rami", gerard=hand("K 5"), Bruno=hand("9"))
     services.partie_close(partie=second)
-    [evening] = build_accounts(parties_money(parties_of(alice))).evenings
+    [evening] = build_evenings(parties_money(parties_of(alice))).evenings
     assert [(s.name, s.on_table, s.net) for s in evening.shares] == [
         ("Gérard", Decimal("0.00"), Decimal("12.00")),
         ("Anne", Decimal("12.00"), Decimal("12.00")),
@@ -151,7 +151,7 @@ def test_a_partie_in_progress_lists_what_is_still_to_put_in(client, alice) -> No
     services.mise_mark_paid(joueur=running.joueurs.get(name="Chloé"), paid=True)
     old = make_partie(alice, joueurs=["Anne", "Bruno"], mise_initiale=Decimal("5.00"))
     Partie.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=3))
-    accounts = build_accounts(parties_money(parties_of(alice)))
+    accounts = build_evenings(parties_money(parties_of(alice)))
     today, before = accounts.evenings
     # Today's settlement is Thursday's alone; the Revanche is running: Gérard still owes
     # its cagnotte 2,50 € (Chloé paid hers), which the settlement does not count.

@@ -1,5 +1,5 @@
-"""The Accounts page: the money of each evening in one list, settled in the fewest transfers,
-counting what is already on the table (an unpaid stake of a finished partie is in
+"""The Comptes page (/argent/): the money of each evening in one list, settled in the fewest
+transfers, counting what is already on the table (an unpaid stake of a finished partie is in
 that list, never suggested a second time as "to pay to the cagnotte"); and, for the parties
 still being played, what is still to put in their cagnotte."""
 
@@ -88,7 +88,7 @@ class Evening:
 
 
 @dataclass
-class Accounts:
+class Evenings:
     evenings: list[Evening]
 
     @property
@@ -97,7 +97,7 @@ class Accounts:
         return [person for evening in self.evenings for person in evening.to_pot]
 
 
-def build_accounts(parties: Iterable[PartieState]) -> Accounts:
+def build_evenings(parties: Iterable[PartieState]) -> Evenings:
     """From the stored replays of the parties and their rachats bought back
     (selectors.parties_money): nothing read here."""
     by_day: dict[tuple[date, str], _Day] = {}
@@ -129,7 +129,7 @@ def build_accounts(parties: Iterable[PartieState]) -> Accounts:
             evening.in_pot[key] = evening.in_pot.get(key, 0) + cagnotte.in_pot.get(name, 0)
     evenings = [day.settled(spelled) for day in by_day.values()]
     evenings.sort(key=lambda s: (s.day, s.currency), reverse=True)
-    return Accounts(evenings=evenings)
+    return Evenings(evenings=evenings)
 
 
 @dataclass
