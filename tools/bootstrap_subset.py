@@ -274,14 +274,19 @@ def drop_unnamed_keyframes(nodes: list[Node], text: str) -> list[Node]:
     return kept
 
 
-def main() -> None:
-    css = SOURCE.read_text(encoding="utf-8")
+def subset(css: str) -> tuple[str, set[str]]:
+    """The subset of the upstream ``css`` the sources use, and the classes it removed."""
     nodes, _ = parse(css)
     if write(nodes) + "\n" != css:
         sys.exit("the parser does not give back the upstream file unchanged")
     removed: set[str] = set()
     kept = prune(nodes, used_words(), removed)
-    result = write(drop_unnamed_keyframes(kept, write(kept))) + "\n"
+    return write(drop_unnamed_keyframes(kept, write(kept))) + "\n", removed
+
+
+def main() -> None:
+    css = SOURCE.read_text(encoding="utf-8")
+    result, removed = subset(css)
     TARGET.write_text(result, encoding="utf-8")
     families = sorted({name.split("-")[0] for name in removed})
     print(f"{SOURCE.name}: {len(css.encode())} bytes → {TARGET.name}: {len(result.encode())} bytes")
