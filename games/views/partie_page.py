@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -58,41 +61,56 @@ def render_partie(
     # session across the redirect of a page without JavaScript (read once).
     undo = undo or request.session.pop(UNDO_KEY, None)
     waits = not form and bool(marque.summary.pending) and not marque.summary.over
+    # What the kept regions draw is built only when one is drawn (games/views/fragments.py):
+    # a page of an unchanged partie builds no form and no record.
+    fresh = form is None and (marque.can_record or waits)
     context = {
         "partie": marque.partie,
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
         # Behind a rachat still to decide the form waits, hidden: offline, the phone answers
         # the card itself and the form comes back (static/js/provisional.js).
-        "form": form or (DonneForm.next_donne(marque) if marque.can_record or waits else None),
+        "form": form or (SimpleLazyObject(partial(_fresh_form, marque)) if fresh else None),
         "form_waits": waits,
         "etat": marque.etat,
-        "money_form": money_form or MoneyForm(instance=marque.partie),
+        "money_form": money_form or SimpleLazyObject(partial(MoneyForm, instance=marque.partie)),
         "max_note": MAX_NOTE,
         "undo": _still_undoable(marque, undo),
         # The phone's own replay offline (static/js/provisional.js).
-        "offline_record": page_record(marque),
-        "engine_urls": engine_urls(),
+        "offline_record": partial(page_record, marque),
+        "engine_urls": engine_urls,
         # The note form refused: what was typed, and why; the token is always the fresh one.
         "note_form": note_form,
         "note_etat": note_etat(marque.partie.note),
         **visible_rows(marque),
     }
-    context["parts"] = _page_parts(request, context, refused=money_form is not None)
+    refused = any(f is not None for f in (form, money_form, note_form))
+    kept = context["kept"] = _page_entry(request, context, refused=refused)
+    context["parts"] = kept.parts
     template = "games/partie_detail.html"
     if request.htmx:
         template += "#partie-body"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    kept.store()
+    return response
 
 
-def _page_parts(
+def _fresh_form(marque: Marque) -> DonneForm:
+    """The next donne's form as the kept page draws it: its idempotency key a placeholder,
+    which each request's page replaces with a fresh key (games/views/fragments.py)."""
+    form = DonneForm.next_donne(marque)
+    form.fields["cle"].initial = fragments.KEY_PLACEHOLDER
+    return form
+
+
+def _page_entry(
     request: HttpRequest, context: dict[str, object], *, refused: bool
-) -> dict[str, object]:
-    """The scoreboard, the marque table and the cagnotte, kept rendered by the partie's state
-    (games/views/fragments.py). A write's response draws them (its new state is seen once);
-    a refused money form is shown as typed, never kept."""
+) -> fragments.PageEntry:
+    """The scoreboard, the marque table, the cagnotte and the page's kept regions, kept
+    rendered by the partie's state (games/views/fragments.py). A write's response draws them
+    (its new state is seen once); a refused form is shown as typed, never kept."""
     marque = context["marque"]
-    return fragments.page_parts(
+    return fragments.page_entry(
         request,
         context,
         lambda: build_cagnotte(marque.stored),
