@@ -121,6 +121,29 @@ def state_of(marque: Marque, *, readonly: bool, rows: list, hidden_rows: int) ->
     )
 
 
+def page_state(marque: Marque, *, everything: bool) -> str:
+    """``state_of`` for the owner's partie page, made from the partie without its states (its
+    players and summary): the rows it shows follow from the stored replay, the latest donnes
+    applied or, with ?tout (``everything``), all of them."""
+    summary = marque.summary
+    players = [
+        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.stake_paid)
+        for line in marque.players
+    ]
+    return repr(
+        (
+            get_language(),
+            timezone.get_current_timezone_name(),
+            marque.partie.currency,
+            "page",
+            everything,
+            summary.recorded,
+            summary.applied,
+            players,
+        )
+    )
+
+
 def key(kind: str, marque: Marque, state: str) -> str:
     partie = marque.partie
     drawn = f"{sheet_files.state(partie)}|{code_fingerprint()}|{state}"
@@ -128,15 +151,22 @@ def key(kind: str, marque: Marque, state: str) -> str:
     return f"fragment:{kind}:{partie.pk}:{digest}"
 
 
+class Missing(Exception):  # noqa: N818 - a signal, not an error
+    """A part the entry does not hold, asked of a page drawn without the partie's states."""
+
+
 class PageEntry:
     """The kept parts of one partie page, as one cache entry read once: ``part`` gives a part
     from it, or draws it (with the placeholder token); ``store`` keeps what was drawn, once
-    the page is rendered, in one write."""
+    the page is rendered, in one write. ``shallow``: the page was read without the partie's
+    states, so it must draw nothing; a part missing raises ``Missing``, and the page is read
+    whole and rendered again with the same entry."""
 
-    def __init__(self, request: HttpRequest, cache_key: str, *, keep: bool):
+    def __init__(self, request: HttpRequest, cache_key: str, *, keep: bool, shallow: bool = False):
         self.request = request
         self.cache_key = cache_key
         self.keep = keep
+        self.shallow = shallow
         self.found: dict[str, str] = (shared_cache.get(cache_key) or {}) if keep else {}
         self.drawn: dict[str, str] = {}
         self.parts: dict[str, SafeString] = {}
@@ -145,6 +175,8 @@ class PageEntry:
     def part(self, name: str, draw: Callable[[], str]) -> SafeString:
         html = self.found.get(name)
         if html is None:
+            if self.shallow:
+                raise Missing(name)
             html = self.drawn[name] = draw()
         return self._filled(html)
 
@@ -172,19 +204,22 @@ def page_entry(
     cagnotte: Callable[[], Any],
     *,
     keep: bool = True,
+    entry: PageEntry | None = None,
 ) -> PageEntry:
-    """The partie page's entry, its scoreboard, marque table and cagnotte in ``entry.parts``
-    by name, for ``{{ parts.marque_table }}``: from the shared cache, or rendered with
-    ``context`` and ``cagnotte()`` (built only then: its payment ticks are a query). Kept by
-    ``store`` when ``keep`` (a form the request refused is shown as typed, so not kept)."""
-    marque = context["marque"]
-    state = state_of(
-        marque,
-        readonly=bool(context.get("readonly")),
-        rows=context["rows"],
-        hidden_rows=context["hidden_rows"],
-    )
-    entry = PageEntry(request, key("page", marque, state), keep=keep)
+    """The partie page's entry (``entry``, already read, or read here), its scoreboard,
+    marque table and cagnotte in ``entry.parts`` by name, for ``{{ parts.marque_table }}``:
+    from the shared cache, or rendered with ``context`` and ``cagnotte()`` (built only then:
+    its payment ticks are a query). Kept by ``store`` when ``keep`` (a form the request
+    refused is shown as typed, so not kept)."""
+    if entry is None:
+        marque = context["marque"]
+        state = state_of(
+            marque,
+            readonly=bool(context.get("readonly")),
+            rows=context["rows"],
+            hidden_rows=context["hidden_rows"],
+        )
+        entry = PageEntry(request, key("page", marque, state), keep=keep)
     drawn: dict[str, Any] = {}
 
     def draw(template: str) -> str:

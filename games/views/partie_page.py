@@ -17,8 +17,9 @@ from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
 from games.errors import translated
 from games.forms import DonneForm, MoneyForm, NoteForm
-from games.models import MAX_NOTE, Partie
+from games.models import MAX_NOTE, Joueur, Partie
 from games.offline_record import engine_urls, page_record
+from games.options import config_of
 from games.scoring import RamiError, get_preset
 from games.services.parties import note_etat
 from games.views import fragments
@@ -42,6 +43,51 @@ def load_marque(partie: Partie, request: HttpRequest | None = None) -> Marque:
     return build_marque(replays.load(partie, last=None if everything else RECENT_DONNES))
 
 
+def show_partie(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner's partie page (a GET). Its kept entry is looked up with what its key is made
+    of alone, the partie, its players and its stored summary (one query); an unchanged partie
+    is served from it without loading a state, building a form or drawing a part. Anything
+    missing from the entry (a new state, a language not seen yet) and the partie is read
+    whole and the page drawn and kept (games/views/fragments.py)."""
+    marque = _without_states(request, pk)
+    if marque is None:  # not the account's (404), or a partie without players
+        return render_partie(request, load_marque(get_partie_for_user(request, pk), request))
+    state = fragments.page_state(marque, everything="tout" in request.GET)
+    entry = fragments.PageEntry(
+        request, fragments.key("page", marque, state), keep=True, shallow=True
+    )
+    undo = request.session.pop(UNDO_KEY, None)  # read once, whichever render shows it
+    try:
+        return render_partie(request, marque, undo=undo, entry=entry)
+    except fragments.Missing:
+        entry.shallow = False
+        return render_partie(request, load_marque(marque.partie, request), undo=undo, entry=entry)
+
+
+def _without_states(request: HttpRequest, pk: int) -> Marque | None:
+    """The partie ``pk`` of this account with its result and its players in one query (the
+    players carry the partie), its summary, and no state: enough for the key of its kept page
+    and for what the page draws on every request (the messages, the undo, the share link)."""
+    joueurs = list(
+        Joueur.objects.filter(partie_id=pk, partie__owner=request.user)
+        .select_related("partie", "partie__result", "habitue")
+        .order_by("seat")
+    )
+    if not joueurs:
+        return None
+    partie = joueurs[0].partie
+    for joueur in joueurs:
+        joueur.partie = partie
+    stored = replays.Stored(
+        partie=partie,
+        joueurs=joueurs,
+        config=config_of(partie),
+        summary=replays.summary_of(partie),
+        states=[],
+    )
+    return build_marque(stored)
+
+
 def visible_rows(marque: Marque) -> dict[str, object]:
     """The rows the page shows, and how many older ones it leaves out."""
     return {"rows": marque.rows, "hidden_rows": marque.summary.applied - len(marque.rows)}
@@ -56,6 +102,7 @@ def render_partie(
     money_form: MoneyForm | None = None,
     undo: dict[str, object] | None = None,
     note_form: NoteForm | None = None,
+    entry: fragments.PageEntry | None = None,
 ) -> HttpResponse:
     # The "Annuler" of the confirmation just given: passed on by an htmx save, or kept in the
     # session across the redirect of a page without JavaScript (read once).
@@ -85,7 +132,7 @@ def render_partie(
         **visible_rows(marque),
     }
     refused = any(f is not None for f in (form, money_form, note_form))
-    kept = context["kept"] = _page_entry(request, context, refused=refused)
+    kept = context["kept"] = _page_entry(request, context, refused=refused, entry=entry)
     context["parts"] = kept.parts
     template = "games/partie_detail.html"
     if request.htmx:
@@ -104,7 +151,11 @@ def _fresh_form(marque: Marque) -> DonneForm:
 
 
 def _page_entry(
-    request: HttpRequest, context: dict[str, object], *, refused: bool
+    request: HttpRequest,
+    context: dict[str, object],
+    *,
+    refused: bool,
+    entry: fragments.PageEntry | None,
 ) -> fragments.PageEntry:
     """The scoreboard, the marque table, the cagnotte and the page's kept regions, kept
     rendered by the partie's state (games/views/fragments.py). A write's response draws them
@@ -115,6 +166,7 @@ def _page_entry(
         context,
         lambda: build_cagnotte(marque.stored),
         keep=request.method == "GET" and not refused,
+        entry=entry,
     )
 
 
