@@ -216,3 +216,29 @@ def test_the_share_link_is_drawn_for_the_host_asked(alice, partie) -> None:
     page(logged_in(), partie)
     html = page(logged_in(HTTP_HOST="localhost"), partie)
     assert 'id="share-url" type="url" value="http://localhost/' in html
+
+
+def per_request_values_out(html: str) -> str:
+    """The page without what each request draws anew: the token, the donne key, the time."""
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "TOKEN", html)
+    html = re.sub(r'"X-CSRFToken": "[^"]+"', "TOKEN", html)
+    html = re.sub(r'name="cle" value="[^"]+"', "KEY", html)
+    return re.sub(r'data-rendered="[^"]+"', "RENDERED", html)
+
+
+def test_the_kept_page_is_the_page_drawn(alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand(points=90), Chloé=hand("2"))  # Bruno to decide
+    client = logged_in()
+    drawn = per_request_values_out(page(client, partie))
+    assert "rachat-card" in drawn and 'id="donne-waits" hidden' in drawn
+    assert per_request_values_out(page(client, partie)) == drawn
+    assert per_request_values_out(page(logged_in(), partie)) == drawn  # another phone
+
+
+def test_a_page_kept_by_a_swap_draws_what_the_swap_did_not(alice, partie) -> None:
+    client = logged_in()
+    swapped = page(client, partie, HTTP_HX_REQUEST="true")  # kept without the page around it
+    assert 'id="queue-words"' not in swapped
+    html = page(client, partie)
+    assert 'id="queue-words"' in html and 'id="engine-files"' in html
+    assert per_request_values_out(page(client, partie)) == per_request_values_out(html)

@@ -23,7 +23,9 @@ the JavaScript, the partie's heading and record, the rachat cards and the donne 
 links, the note and the actions. What belongs to one request stays out of them (the messages,
 the undo, the share link, drawn with the request's host) or is put in on the way out, as the
 token is: the donne form's idempotency key is kept as a placeholder, and each request gets a
-fresh key in its place (a key is never served twice).
+fresh key in its place (a key is never served twice). The owner's page makes its key from the
+partie, its players and its stored summary alone (``page_state``), read in one query: an
+unchanged partie is served without loading a state (games/views/partie_page.py show_partie).
 """
 
 from __future__ import annotations
