@@ -16,11 +16,22 @@ The forms inside (a payment tick, the money, the undo) carry the CSRF token, whi
 one browser: a fragment is rendered with a placeholder token, and each request puts its own in
 its place. Nothing a player types can forge the placeholder, which is a whole <input> tag
 (what a player types is escaped).
+
+The rest of the page that the state decides is kept in the same entry, region by region
+(``{% kept "name" %}`` in games/partie_detail.html, games/templatetags/kept.py): the words of
+the JavaScript, the partie's heading and record, the rachat cards and the donne form, the
+links, the note and the actions. What belongs to one request stays out of them (the messages,
+the undo, the share link, drawn with the request's host) or is put in on the way out, as the
+token is: the donne form's idempotency key is kept as a placeholder, and each request gets a
+fresh key in its place (a key is never served twice). The owner's page makes its key from the
+partie, its players and its stored summary alone (``page_state``), read in one query: an
+unchanged partie is served without loading a state (games/views/partie_page.py show_partie).
 """
 
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -28,6 +39,7 @@ from typing import Any
 
 import django
 from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.cache import cache as shared_cache
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -50,6 +62,10 @@ PAGE_PARTS = {
 CHART = "games/_chart.html"
 # Letters and digits only: the token Django checks would refuse it, were it ever posted.
 PLACEHOLDER = "ramiscoreFragmentCsrfPlaceholder0000000000000000000000000000000"
+# The donne form's idempotency key in a kept render; the whole attribute pair is replaced, which
+# nothing a player types can write (a quote is escaped).
+KEY_PLACEHOLDER = uuid.UUID(int=0)
+KEY_FIELD = f'name="idempotency_key" value="{KEY_PLACEHOLDER}"'
 # What the fingerprint of the code reads (relative to BASE_DIR).
 DRAWN_BY = ("templates", "games/display", "games/templatetags", "locale")
 DRAWN_BY_SUFFIXES = {".html", ".svg", ".py", ".mo"}
@@ -57,9 +73,11 @@ DRAWN_BY_SUFFIXES = {".html", ".svg", ".py", ".mo"}
 
 @cache
 def code_fingerprint() -> str:
-    """The templates, the display code and the compiled translations, as this process runs
-    them: a fragment drawn by another release of them is not this one's."""
+    """The templates, the display code, the compiled translations and the static files' names
+    (the page's regions name the engine's files), as this process runs them: a fragment drawn
+    by another release of them is not this one's."""
     digest = hashlib.sha256(django.get_version().encode())
+    digest.update(str(getattr(staticfiles_storage, "manifest_hash", "")).encode())
     base = Path(settings.BASE_DIR)
     for folder in DRAWN_BY:
         for path in sorted((base / folder).rglob("*")):
@@ -69,19 +87,18 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+@cache
+def _csrf_tag() -> Template:
+    return Template("{% csrf_token %}")
+
+
 def _csrf_input(token: str) -> str:
-    return Template("{% csrf_token %}").render(Context({"csrf_token": token}))
+    return _csrf_tag().render(Context({"csrf_token": token}))
 
 
 @cache
 def _placeholder_input() -> str:
     return _csrf_input(PLACEHOLDER)
-
-
-def _with_token(html: str, request: HttpRequest) -> SafeString:
-    if _placeholder_input() in html:
-        html = html.replace(_placeholder_input(), _csrf_input(get_token(request)))
-    return mark_safe(html)  # noqa: S308 - rendered by our templates, which escape
 
 
 def state_of(marque: Marque, *, readonly: bool, rows: list, hidden_rows: int) -> str:
@@ -106,11 +123,117 @@ def state_of(marque: Marque, *, readonly: bool, rows: list, hidden_rows: int) ->
     )
 
 
+def page_state(marque: Marque, *, everything: bool) -> str:
+    """``state_of`` for the owner's partie page, made from the partie without its states (its
+    players and summary): the rows it shows follow from the stored replay, the latest donnes
+    applied or, with ?tout (``everything``), all of them."""
+    summary = marque.summary
+    players = [
+        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.stake_paid)
+        for line in marque.players
+    ]
+    return repr(
+        (
+            get_language(),
+            timezone.get_current_timezone_name(),
+            marque.partie.currency,
+            "page",
+            everything,
+            summary.recorded,
+            summary.applied,
+            players,
+        )
+    )
+
+
 def key(kind: str, marque: Marque, state: str) -> str:
     partie = marque.partie
     drawn = f"{sheet_files.state(partie)}|{code_fingerprint()}|{state}"
     digest = hashlib.sha256(drawn.encode()).hexdigest()[:40]
     return f"fragment:{kind}:{partie.pk}:{digest}"
+
+
+class Missing(Exception):  # noqa: N818 - a signal, not an error
+    """A part the entry does not hold, asked of a page drawn without the partie's states."""
+
+
+class PageEntry:
+    """The kept parts of one partie page, as one cache entry read once: ``part`` gives a part
+    from it, or draws it (with the placeholder token); ``store`` keeps what was drawn, once
+    the page is rendered, in one write. ``shallow``: the page was read without the partie's
+    states, so it must draw nothing; a part missing raises ``Missing``, and the page is read
+    whole and rendered again with the same entry."""
+
+    def __init__(self, request: HttpRequest, cache_key: str, *, keep: bool, shallow: bool = False):
+        self.request = request
+        self.cache_key = cache_key
+        self.keep = keep
+        self.shallow = shallow
+        self.found: dict[str, str] = (shared_cache.get(cache_key) or {}) if keep else {}
+        self.drawn: dict[str, str] = {}
+        self.parts: dict[str, SafeString] = {}
+        self._token_input = ""
+
+    def part(self, name: str, draw: Callable[[], str]) -> SafeString:
+        html = self.found.get(name)
+        if html is None:
+            if self.shallow:
+                raise Missing(name)
+            html = self.drawn[name] = draw()
+        return self._filled(html)
+
+    def _filled(self, html: str) -> SafeString:
+        """The part with this request's values in place of the placeholders: its CSRF token
+        (drawn once for the page), and a fresh idempotency key for the donne form."""
+        if _placeholder_input() in html:
+            if not self._token_input:
+                self._token_input = _csrf_input(get_token(self.request))
+            html = html.replace(_placeholder_input(), self._token_input)
+        if KEY_FIELD in html:
+            html = html.replace(KEY_FIELD, f'name="idempotency_key" value="{uuid.uuid4()}"')
+        return mark_safe(html)  # noqa: S308 - rendered by our templates, which escape
+
+    def store(self) -> None:
+        if self.keep and self.drawn:
+            self.found = {**self.found, **self.drawn}
+            self.drawn = {}
+            shared_cache.set(self.cache_key, self.found, KEPT_SECONDS)
+
+
+def page_entry(
+    request: HttpRequest,
+    context: dict[str, Any],
+    cagnotte: Callable[[], Any],
+    *,
+    keep: bool = True,
+    entry: PageEntry | None = None,
+) -> PageEntry:
+    """The partie page's entry (``entry``, already read, or read here), its scoreboard,
+    marque table and cagnotte in ``entry.parts`` by name, for ``{{ parts.marque_table }}``:
+    from the shared cache, or rendered with ``context`` and ``cagnotte()`` (built only then:
+    its payment ticks are a query). Kept by ``store`` when ``keep`` (a form the request
+    refused is shown as typed, so not kept)."""
+    if entry is None:
+        marque = context["marque"]
+        state = state_of(
+            marque,
+            readonly=bool(context.get("readonly")),
+            rows=context["rows"],
+            hidden_rows=context["hidden_rows"],
+        )
+        entry = PageEntry(request, key("page", marque, state), keep=keep)
+    drawn: dict[str, Any] = {}
+
+    def draw(template: str) -> str:
+        if not drawn:
+            drawn.update(context, cagnotte=cagnotte(), csrf_token=PLACEHOLDER)
+        return render_to_string(template, drawn, request=request)
+
+    entry.parts = {
+        name: entry.part(name, lambda template=template: draw(template))
+        for name, template in PAGE_PARTS.items()
+    }
+    return entry
 
 
 def page_parts(
@@ -120,28 +243,10 @@ def page_parts(
     *,
     keep: bool = True,
 ) -> dict[str, SafeString]:
-    """The scoreboard, the marque table and the cagnotte of the partie page, by name, for
-    ``{{ parts.marque_table }}``: from the shared cache (one read), or rendered with
-    ``context`` and ``cagnotte()`` (built only then: its payment ticks are a query) and kept
-    when ``keep`` (a form the request refused is shown as typed, so not kept)."""
-    marque = context["marque"]
-    state = state_of(
-        marque,
-        readonly=bool(context.get("readonly")),
-        rows=context["rows"],
-        hidden_rows=context["hidden_rows"],
-    )
-    cache_key = key("page", marque, state)
-    html = shared_cache.get(cache_key) if keep else None
-    if html is None:
-        drawn = {**context, "cagnotte": cagnotte(), "csrf_token": PLACEHOLDER}
-        html = {
-            name: render_to_string(template, drawn, request=request)
-            for name, template in PAGE_PARTS.items()
-        }
-        if keep:
-            shared_cache.set(cache_key, html, KEPT_SECONDS)
-    return {name: _with_token(part, request) for name, part in html.items()}
+    """``page_entry``'s parts, kept at once (a page without kept regions of its own)."""
+    entry = page_entry(request, context, cagnotte, keep=keep)
+    entry.store()
+    return entry.parts
 
 
 def chart(request: HttpRequest, marque_of: Callable[[], Marque], marque: Marque) -> SafeString:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -14,10 +17,11 @@ from games.display.marque import Marque, build_marque
 from games.display.numbers import format_money
 from games.errors import translated
 from games.forms import DonneForm, MoneyForm, NoteForm
-from games.models import MAX_NOTE, Partie
+from games.models import MAX_NOTE, Joueur, Partie
 from games.offline_record import engine_urls, page_record
+from games.options import config_of
 from games.scoring import RamiError, get_preset
-from games.selectors import bought_back, partie_state
+from games.selectors import PartieState, bought_back, partie_state, summary_of
 from games.services.parties import note_token
 from games.views import fragments
 
@@ -40,6 +44,47 @@ def load_marque(partie: Partie, request: HttpRequest | None = None) -> Marque:
     return build_marque(partie_state(partie, last=None if everything else RECENT_DONNES))
 
 
+def show_partie(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner's partie page (a GET). Its kept entry is looked up with what its key is made
+    of alone, the partie, its players and its stored summary (one query); an unchanged partie
+    is served from it without loading a state, building a form or drawing a part. Anything
+    missing from the entry (a new state, a language not seen yet) and the partie is read
+    whole and the page drawn and kept (games/views/fragments.py)."""
+    marque = _without_states(request, pk)
+    if marque is None:  # not the account's (404), or a partie without players
+        return render_partie(request, load_marque(get_partie_for_user(request, pk), request))
+    state = fragments.page_state(marque, everything="tout" in request.GET)
+    entry = fragments.PageEntry(
+        request, fragments.key("page", marque, state), keep=True, shallow=True
+    )
+    undo = request.session.pop(UNDO_KEY, None)  # read once, whichever render shows it
+    try:
+        return render_partie(request, marque, undo=undo, entry=entry)
+    except fragments.Missing:
+        entry.shallow = False
+        return render_partie(request, load_marque(marque.partie, request), undo=undo, entry=entry)
+
+
+def _without_states(request: HttpRequest, pk: int) -> Marque | None:
+    """The partie ``pk`` of this account with its result and its players in one query (the
+    players carry the partie), its summary, and no state: enough for the key of its kept page
+    and for what the page draws on every request (the messages, the undo, the share link)."""
+    joueurs = list(
+        Joueur.objects.filter(partie_id=pk, partie__owner=request.user)
+        .select_related("partie", "partie__result", "habitue")
+        .order_by("seat")
+    )
+    if not joueurs:
+        return None
+    partie = joueurs[0].partie
+    for joueur in joueurs:
+        joueur.partie = partie
+    state = PartieState(
+        partie=partie, joueurs=joueurs, config=config_of(partie), summary=summary_of(partie)
+    )
+    return build_marque(state)
+
+
 def visible_rows(marque: Marque) -> dict[str, object]:
     """The rows the page shows, and how many older ones it leaves out."""
     return {"rows": marque.rows, "hidden_rows": marque.summary.applied - len(marque.rows)}
@@ -54,50 +99,71 @@ def render_partie(
     money_form: MoneyForm | None = None,
     undo: dict[str, object] | None = None,
     note_form: NoteForm | None = None,
+    entry: fragments.PageEntry | None = None,
 ) -> HttpResponse:
     # The "Annuler" of the confirmation just given: passed on by an htmx save, or kept in the
     # session across the redirect of a page without JavaScript (read once).
     undo = undo or request.session.pop(UNDO_KEY, None)
     waits = not form and bool(marque.summary.pending) and not marque.summary.over
+    # What the kept regions draw is built only when one is drawn (games/views/fragments.py):
+    # a page of an unchanged partie builds no form and no record.
+    fresh = form is None and (marque.can_record or waits)
     context = {
         "partie": marque.partie,
         "marque": marque,
         "preset": get_preset(marque.partie.preset),
         # Behind a rachat still to decide the form waits, hidden: offline, the phone answers
         # the card itself and the form comes back (static/js/provisional.js).
-        "form": form or (DonneForm.next_donne(marque) if marque.can_record or waits else None),
+        "form": form or (SimpleLazyObject(partial(_fresh_form, marque)) if fresh else None),
         "form_waits": waits,
         "revision": marque.revision,
-        "money_form": money_form or MoneyForm(instance=marque.partie),
+        "money_form": money_form or SimpleLazyObject(partial(MoneyForm, instance=marque.partie)),
         "max_note": MAX_NOTE,
         "undo": _still_undoable(marque, undo),
         # The phone's own replay offline (static/js/provisional.js).
-        "offline_record": page_record(marque),
-        "engine_urls": engine_urls(),
+        "offline_record": partial(page_record, marque),
+        "engine_urls": engine_urls,
         # The note form refused: what was typed, and why; the token is always the fresh one.
         "note_form": note_form,
         "note_token": note_token(marque.partie.note),
         **visible_rows(marque),
     }
-    context["parts"] = _page_parts(request, context, refused=money_form is not None)
+    refused = any(f is not None for f in (form, money_form, note_form))
+    kept = context["kept"] = _page_entry(request, context, refused=refused, entry=entry)
+    context["parts"] = kept.parts
     template = "games/partie_detail.html"
     if request.htmx:
         template += "#partie-body"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    kept.store()
+    return response
 
 
-def _page_parts(
-    request: HttpRequest, context: dict[str, object], *, refused: bool
-) -> dict[str, object]:
-    """The scoreboard, the marque table and the cagnotte, kept rendered by the partie's state
-    (games/views/fragments.py). A write's response draws them (its new state is seen once);
-    a refused money form is shown as typed, never kept."""
+def _fresh_form(marque: Marque) -> DonneForm:
+    """The next donne's form as the kept page draws it: its idempotency key a placeholder,
+    which each request's page replaces with a fresh key (games/views/fragments.py)."""
+    form = DonneForm.next_donne(marque)
+    form.fields["idempotency_key"].initial = fragments.KEY_PLACEHOLDER
+    return form
+
+
+def _page_entry(
+    request: HttpRequest,
+    context: dict[str, object],
+    *,
+    refused: bool,
+    entry: fragments.PageEntry | None,
+) -> fragments.PageEntry:
+    """The scoreboard, the marque table, the cagnotte and the page's kept regions, kept
+    rendered by the partie's state (games/views/fragments.py). A write's response draws them
+    (its new state is seen once); a refused form is shown as typed, never kept."""
     marque = context["marque"]
-    return fragments.page_parts(
+    return fragments.page_entry(
         request,
         context,
         lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
         keep=request.method == "GET" and not refused,
+        entry=entry,
     )
 
 

@@ -33,6 +33,7 @@ from games.views.partie_page import (
     get_partie_for_user,
     load_marque,
     render_partie,
+    show_partie,
 )
 
 PARTIES_PER_PAGE = 20
@@ -181,8 +182,7 @@ def partie_note(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @never_cache
 def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    partie = get_partie_for_user(request, pk)
-    return render_partie(request, load_marque(partie, request))
+    return show_partie(request, pk)
 
 
 @login_required

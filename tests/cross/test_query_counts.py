@@ -19,15 +19,16 @@ from tests.factories import decide, hand, make_partie, make_user, play
 pytestmark = pytest.mark.django_db
 NAMES = ["Anne", "Bruno", "Chloé"]
 
-# session, user, the partie with its stored result, then its players, its latest 30 stored
-# states, who dealt the last donne (the next donne's dealer, docs/rules.md "Le donneur") and
-# the page's parts kept rendered for this state (games/views/fragments.py: a query with the
-# database cache, none with Redis): no other donne, no hand, no replay.
-PAGE_QUERIES = 7
-# The first view of a state draws the parts: its rachats bought back (their payment ticks),
-# and the parts kept (the database cache counts its rows, then looks the key up and inserts it
-# within a savepoint: five queries, none with Redis).
-FIRST_VIEW_QUERIES = PAGE_QUERIES + 6
+# session, user, the partie with its stored result and its players (one query), and the page
+# kept rendered for this state (games/views/fragments.py: a query with the database cache,
+# none with Redis): no state, no donne, no hand, no replay.
+PAGE_QUERIES = 4
+# The first view of a state reads the partie whole and draws the page: its players again and
+# its latest 30 stored states, who dealt the last donne (the next donne's dealer, docs/rules.md
+# "Le donneur"), its rachats bought back (their payment ticks), and the page kept (the
+# database cache counts its rows, then looks the key up and inserts it within a savepoint:
+# five queries, none with Redis).
+FIRST_VIEW_QUERIES = PAGE_QUERIES + 9
 # The unchanged poll: the share token's state in the cache (games/follow.py), which is a query
 # with the database cache (none with Redis); no partie, no session, no user.
 POLL_QUERIES = 1
@@ -236,7 +237,7 @@ def test_changing_a_rachat_decision_costs_the_same_queries_at_5_and_300_donnes(
     partie.refresh_from_db()
     url = reverse("rachat_change", args=[partie.pk, donnes + 1, chloe])
     with django_assert_num_queries(CHANGE_QUERIES):
-        response = client.post(url, {"decision": "abandonner", "etat": str(partie.revision)})
+        response = client.post(url, {"decision": "abandonner", "revision": str(partie.revision)})
     assert response.status_code == 302
     changed = Rachat.objects.get(donne__partie=partie, donne__number=donnes + 1, joueur_id=chloe)
     assert changed.accepted is False

@@ -16,7 +16,7 @@ from django.utils import translation
 
 from games import services
 from games.models import Habitue, Rachat
-from games.views.fragments import PLACEHOLDER
+from games.views.fragments import KEY_PLACEHOLDER, PLACEHOLDER
 from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
@@ -171,3 +171,76 @@ def test_the_shared_page_keeps_its_own_read_only_parts(alice, partie) -> None:
     play(partie, "Bruno", "rami", Anne=hand(points=25), Chloé=hand("2"))
     html = Client().get(follow).content.decode()
     assert re.findall(r'<th scope="row">(\d+)</th>', html) == ["1", "2"]
+
+
+def donne_key(html: str) -> str:
+    return re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
+
+
+def donne_title(html: str) -> str:
+    return re.search(r'id="donne-title"[^>]*>([^<]+)<', html).group(1)
+
+
+def test_the_kept_donne_form_gets_a_fresh_key_on_every_page(alice, partie) -> None:
+    client = logged_in()
+    keys = [donne_key(page(client, partie)) for _ in range(3)]  # drawn, then kept twice
+    assert len(set(keys)) == 3
+    assert str(KEY_PLACEHOLDER) not in keys
+    html = page(logged_in(), partie, HTTP_HX_REQUEST="true")  # another phone, the same state
+    assert donne_key(html) not in keys and donne_title(html) == "Donne 2"
+
+
+def test_the_kept_donne_form_follows_the_partie(alice, partie) -> None:
+    client = logged_in()
+    page(client, partie)
+    assert donne_title(page(client, partie)) == "Donne 2"
+    play(partie, "Bruno", "rami", Anne=hand(points=25), Chloé=hand("2"))
+    html = page(client, partie)
+    assert donne_title(html) == "Donne 3"
+    assert 'data-number="3"' in html
+    services.partie_close(partie=partie)
+    html = page(client, partie)
+    assert 'id="donne-form"' not in html and 'id="rematch"' in html
+
+
+def test_a_note_written_after_the_page_was_kept_is_on_the_next_page(alice, partie) -> None:
+    client = logged_in()
+    page(client, partie)
+    assert 'id="note-text"' not in page(client, partie)
+    services.partie_note_set(partie=partie, note="Chez Anne <3", etat=None)
+    assert '<p class="partie-note small mb-1" id="note-text">Chez Anne &lt;3</p>' in page(
+        client, partie
+    )
+
+
+def test_the_share_link_is_drawn_for_the_host_asked(alice, partie) -> None:
+    services.partie_share(partie=partie)
+    page(logged_in(), partie)
+    html = page(logged_in(HTTP_HOST="localhost"), partie)
+    assert 'id="share-url" type="url" value="http://localhost/' in html
+
+
+def per_request_values_out(html: str) -> str:
+    """The page without what each request draws anew: the token, the donne key, the time."""
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "TOKEN", html)
+    html = re.sub(r'"X-CSRFToken": "[^"]+"', "TOKEN", html)
+    html = re.sub(r'name="idempotency_key" value="[^"]+"', "KEY", html)
+    return re.sub(r'data-rendered="[^"]+"', "RENDERED", html)
+
+
+def test_the_kept_page_is_the_page_drawn(alice, partie) -> None:
+    play(partie, "Anne", "rami", Bruno=hand(points=90), Chloé=hand("2"))  # Bruno to decide
+    client = logged_in()
+    drawn = per_request_values_out(page(client, partie))
+    assert "rachat-card" in drawn and 'id="donne-waits" hidden' in drawn
+    assert per_request_values_out(page(client, partie)) == drawn
+    assert per_request_values_out(page(logged_in(), partie)) == drawn  # another phone
+
+
+def test_a_page_kept_by_a_swap_draws_what_the_swap_did_not(alice, partie) -> None:
+    client = logged_in()
+    swapped = page(client, partie, HTTP_HX_REQUEST="true")  # kept without the page around it
+    assert 'id="queue-words"' not in swapped
+    html = page(client, partie)
+    assert 'id="queue-words"' in html and 'id="engine-files"' in html
+    assert per_request_values_out(page(client, partie)) == per_request_values_out(html)
