@@ -129,7 +129,7 @@ def page_state(marque: Marque, *, everything: bool) -> str:
     applied or, with ?tout (``everything``), all of them."""
     summary = marque.summary
     players = [
-        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.stake_paid)
+        (line.joueur.pk, line.joueur.name, line.colour, line.joueur.mise_paid)
         for line in marque.players
     ]
     return repr(

@@ -207,7 +207,7 @@ def test_a_note_written_after_the_page_was_kept_is_on_the_next_page(alice, parti
     client = logged_in()
     page(client, partie)
     assert 'id="note-text"' not in page(client, partie)
-    services.partie_note_set(partie=partie, note="Chez Anne <3", etat=None)
+    services.partie_note_set(partie=partie, note="Chez Anne <3", token=None)
     assert '<p class="partie-note small mb-1" id="note-text">Chez Anne &lt;3</p>' in page(
         client, partie
     )
