@@ -128,9 +128,9 @@ def _import_long(owner: User, donnes: int):
 @pytest.mark.parametrize(
     ("url", "queries"),
     [
-        # session, user, the partie with its stored result, its players, its states (the
-        # latest 30 on the page, all on the sheet), and its rachats (the money).
-        ("/parties/{pk}/", 6),
+        # The page again, unchanged: session, user, the partie with its stored result and its
+        # players (one query), and its kept entry (the database's cache): no state is read.
+        ("/parties/{pk}/", 4),
         # The sheet again, unchanged: session, user, partie, and the cache (the database's).
         ("/parties/{pk}/marque/", 4),
         # The CSV also says who dealt each donne: one query.
