@@ -4,6 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
+
+# examples.json P1's donnes as a record: a rami, a rami de la main, Bruno bought back, then
+# both crossing and declining (the chart's and the observations' cases).
+def points(n: int) -> dict[str, int]:
+    return {"points": n, "jokers": 0}
+
+
+ABC = ["Anne", "Bruno", "Chloé"]
+
+P1 = [
+    {
+        "winner": "Anne",
+        "win": "rami",
+        "hands": {"Bruno": {"cards": "K Q 5"}, "Chloé": {"cards": "9 8"}},
+    },
+    {
+        "winner": "Anne",
+        "win": "rami_de_la_main",
+        "hands": {"Bruno": {"cards": "K 7"}, "Chloé": {"cards": "6 4"}},
+    },
+    {
+        "winner": "Chloé",
+        "win": "rami",
+        "hands": {"Anne": {"cards": "5 2"}, "Bruno": {"cards": "Q J 9", "jokers": 1}},
+        "rachat": {"Bruno": True},
+    },
+    {
+        "winner": "Anne",
+        "win": "rami_de_la_main",
+        "hands": {"Bruno": points(40), "Chloé": points(40)},
+        "rachat": {"Bruno": False, "Chloé": False},
+    },
+]
+
+
 SEVEN = ["Anne", "Bruno", "Chloé", "David", "Émile", "Fanny", "Gaspard"]
 
 # Donnes where one player is made to cross (two heavy hands in a row), and his decision.

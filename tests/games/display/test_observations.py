@@ -5,42 +5,11 @@ from __future__ import annotations
 
 from games.display.observations import observations
 from games.scoring import replay
+from tests.sheet_records import ABC, P1, points
 
 
 def _states(preset, players, donnes, **kwargs):
     return replay(preset, players, donnes, kwargs.pop("config", None), **kwargs).states
-
-
-def points(n: int) -> dict[str, int]:
-    return {"points": n, "jokers": 0}
-
-
-ABC = ["Anne", "Bruno", "Chloé"]
-
-P1 = [
-    {
-        "winner": "Anne",
-        "win": "rami",
-        "hands": {"Bruno": {"cards": "K Q 5"}, "Chloé": {"cards": "9 8"}},
-    },
-    {
-        "winner": "Anne",
-        "win": "rami_de_la_main",
-        "hands": {"Bruno": {"cards": "K 7"}, "Chloé": {"cards": "6 4"}},
-    },
-    {
-        "winner": "Chloé",
-        "win": "rami",
-        "hands": {"Anne": {"cards": "5 2"}, "Bruno": {"cards": "Q J 9", "jokers": 1}},
-        "rachat": {"Bruno": True},
-    },
-    {
-        "winner": "Anne",
-        "win": "rami_de_la_main",
-        "hands": {"Bruno": points(40), "Chloé": points(40)},
-        "rachat": {"Bruno": False, "Chloé": False},
-    },
-]
 
 
 def test_observations_tell_each_donne_as_the_rule_book_would() -> None:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from games.scoring import RamiError, replay
+
 
 def hand(cards: str = "", jokers: int = 0) -> dict[str, Any]:
     return {"cards": cards.split(), "jokers": jokers}
@@ -28,3 +32,15 @@ def donne(
     if rachat:
         data["rachat"] = rachat
     return data
+
+
+def win(winner: str, how: str = "rami", **points: int) -> dict:
+    """A donne won by ``winner``, each loser's hand given as its points."""
+    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
+
+
+def refusal(*args, **kwargs) -> RamiError:
+    """What the engine says when it refuses ``replay(*args, **kwargs)``."""
+    with pytest.raises(RamiError) as err:
+        replay(*args, **kwargs)
+    return err.value

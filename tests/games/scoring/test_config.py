@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.scoring import Config, RamiError, get_preset, replay
+from games.scoring import Config, get_preset, replay
+from tests.games.scoring.helpers import refusal, win
 
 PLAYERS = ["A", "B", "C"]
-
-
-def win(winner: str, how: str = "rami", **points: int) -> dict:
-    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
-
-
-def refusal(*args, **kwargs) -> RamiError:
-    with pytest.raises(RamiError) as err:
-        replay(*args, **kwargs)
-    return err.value
 
 
 # -- R24: fixed_manches 0 is none, null the preset's default ---------------------------------

@@ -15,6 +15,7 @@ from games.scoring import (
     plausible_max,
     replay,
 )
+from tests.games.scoring.helpers import refusal, win
 
 
 def test_seed_000_examples() -> None:
@@ -175,16 +176,6 @@ def test_unknown_preset() -> None:
     with pytest.raises(RamiError) as info:
         get_preset("belote")
     assert info.value.code == "preset_inconnu"
-
-
-def win(winner: str, how: str = "rami", **points: int) -> dict:
-    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
-
-
-def refusal(*args, **kwargs) -> RamiError:
-    with pytest.raises(RamiError) as err:
-        replay(*args, **kwargs)
-    return err.value
 
 
 def test_a_hand_holds_at_most_1000_points() -> None:

@@ -7,19 +7,9 @@ import unicodedata
 
 import pytest
 
-from games.scoring import RamiError, name_key, name_problem, replay, stored_name
+from games.scoring import name_key, name_problem, replay, stored_name
 from games.scoring.record import record_from_json
-
-
-def win(winner: str, how: str = "rami", **points: int) -> dict:
-    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
-
-
-def refusal(*args, **kwargs) -> RamiError:
-    with pytest.raises(RamiError) as err:
-        replay(*args, **kwargs)
-    return err.value
-
+from tests.games.scoring.helpers import refusal, win
 
 # -- R28: names -------------------------------------------------------------------------------
 

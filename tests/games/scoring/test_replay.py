@@ -6,6 +6,7 @@ import pytest
 
 from games.scoring import Config, RamiError, check_next_donne, get_preset, replay
 from games.scoring.final import compute_final
+from tests.games.scoring.helpers import refusal, win
 
 from .helpers import donne
 
@@ -452,16 +453,6 @@ def test_the_engine_says_when_no_donne_may_follow(over, ended, pending, code) ->
 
 def test_a_partie_under_way_takes_the_next_donne() -> None:
     assert check_next_donne(over=False, ended=False, pending=[]) is None
-
-
-def win(winner: str, how: str = "rami", **points: int) -> dict:
-    return {"winner": winner, "win": how, "hands": {p: {"points": n} for p, n in points.items()}}
-
-
-def refusal(*args, **kwargs) -> RamiError:
-    with pytest.raises(RamiError) as err:
-        replay(*args, **kwargs)
-    return err.value
 
 
 # -- R23: table options in every preset ------------------------------------------------------

@@ -17,40 +17,9 @@ from pypdf import PdfReader
 
 from games import services
 from tests.factories import make_partie, make_user
-from tests.sheet_records import SEVEN, long_record
+from tests.sheet_records import ABC, P1, SEVEN, long_record
 
 PASSWORD = "cartes-sur-table"
-
-
-def points(n: int) -> dict[str, int]:
-    return {"points": n, "jokers": 0}
-
-
-ABC = ["Anne", "Bruno", "Chloé"]
-P1 = [
-    {
-        "winner": "Anne",
-        "win": "rami",
-        "hands": {"Bruno": {"cards": "K Q 5"}, "Chloé": {"cards": "9 8"}},
-    },
-    {
-        "winner": "Anne",
-        "win": "rami_de_la_main",
-        "hands": {"Bruno": {"cards": "K 7"}, "Chloé": {"cards": "6 4"}},
-    },
-    {
-        "winner": "Chloé",
-        "win": "rami",
-        "hands": {"Anne": {"cards": "5 2"}, "Bruno": {"cards": "Q J 9", "jokers": 1}},
-        "rachat": {"Bruno": True},
-    },
-    {
-        "winner": "Anne",
-        "win": "rami_de_la_main",
-        "hands": {"Bruno": points(40), "Chloé": points(40)},
-        "rachat": {"Bruno": False, "Chloé": False},
-    },
-]
 
 
 # -- pages -------------------------------------------------------------------------------------
