@@ -34,6 +34,14 @@ FIRST_VIEW_QUERIES = PAGE_QUERIES + 9
 POLL_QUERIES = 1
 
 
+def alices_phone() -> Client:
+    """alice's phone, logged in as on the table: the session and the user are read by each
+    request, as they are here."""
+    client = Client()
+    client.login(username="alice", password="cartes-sur-table")
+    return client
+
+
 def partie_with(donnes: int) -> Partie:
     partie = make_partie(make_user("alice"), joueurs=NAMES)
     for number in range(1, donnes + 1):
@@ -52,8 +60,7 @@ def test_the_partie_page_costs_the_same_queries_at_5_and_60_donnes(
     donnes: int, django_assert_num_queries
 ) -> None:
     partie = partie_with(donnes)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     url = reverse("partie_detail", args=[partie.pk])
     with django_assert_num_queries(FIRST_VIEW_QUERIES):
         first = client.get(url)
@@ -71,8 +78,7 @@ def test_the_htmx_fragment_costs_the_same_queries_at_5_and_60_donnes(
     donnes: int, django_assert_num_queries
 ) -> None:
     partie = partie_with(donnes)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     url = reverse("partie_detail", args=[partie.pk])
     client.get(url, HTTP_HX_REQUEST="true")  # the first view of this state keeps its parts
     with django_assert_num_queries(PAGE_QUERIES):
@@ -126,8 +132,7 @@ def test_recording_a_donne_costs_the_same_queries_at_5_and_300_donnes(
 ) -> None:
     partie = partie_with(donnes)
     services.partie_unshare(partie=partie)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     data = posted_donne(partie, "Anne")
     headers = {"HTTP_X_RAMISCORE_QUEUE": "1"} if queue else {"HTTP_HX_REQUEST": "true"}
     with django_assert_num_queries(RECORD_QUERIES):
@@ -173,8 +178,7 @@ def test_a_rachat_decision_costs_the_same_queries_at_5_and_300_donnes(
     donnes: int, django_assert_num_queries
 ) -> None:
     partie, chloe = crossed(donnes)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     url = reverse("rachat_decide", args=[partie.pk, chloe])
     with django_assert_num_queries(DECIDE_QUERIES):
         response = client.post(url, {"decision": "racheter"}, HTTP_HX_REQUEST="true")
@@ -190,8 +194,7 @@ def test_an_edit_costs_the_same_queries_at_5_and_300_donnes(
 ) -> None:
     partie = partie_with(donnes)
     services.partie_unshare(partie=partie)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     winner = NAMES[donnes % 3]
     data = posted_donne(partie, winner)
     url = reverse("donne_edit", args=[partie.pk, donnes])
@@ -208,8 +211,7 @@ def test_a_delete_costs_the_same_queries_at_5_and_300_donnes(
 ) -> None:
     partie = partie_with(donnes)
     services.partie_unshare(partie=partie)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     partie.refresh_from_db()
     url = reverse("donne_delete", args=[partie.pk, donnes])
     with django_assert_num_queries(DELETE_QUERIES):
@@ -232,8 +234,7 @@ def test_changing_a_rachat_decision_costs_the_same_queries_at_5_and_300_donnes(
 ) -> None:
     partie, chloe = crossed(donnes)
     services.rachat_decide(partie=partie, joueur=partie.joueurs.get(pk=chloe), accepted=True)
-    client = Client()
-    client.login(username="alice", password="cartes-sur-table")
+    client = alices_phone()
     partie.refresh_from_db()
     url = reverse("rachat_change", args=[partie.pk, donnes + 1, chloe])
     with django_assert_num_queries(CHANGE_QUERIES):

@@ -147,15 +147,20 @@ def test_partie_create_refuses_too_many_players(alice) -> None:
     assert not Partie.objects.exists()
 
 
-def test_the_same_form_key_records_the_donne_once(alice) -> None:
-    partie = make_partie(alice)
+def alice_wins(partie: Partie) -> dict:
+    """A donne Alice wins with a rami, Bruno holding a king and Chloé a two."""
     joueurs = {j.name: j for j in partie.joueurs.all()}
-    key = uuid.uuid4()
-    args = {
+    return {
         "winner": joueurs["Alice"],
         "win": "rami",
         "hands": {joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
     }
+
+
+def test_the_same_form_key_records_the_donne_once(alice) -> None:
+    partie = make_partie(alice)
+    key = uuid.uuid4()
+    args = alice_wins(partie)
     first = services.donne_create(partie=partie, idempotency_key=key, **args)
     again = services.donne_create(partie=partie, idempotency_key=key, **args)
     assert again.donne.pk == first.donne.pk and again.repeated and not first.repeated
@@ -164,13 +169,8 @@ def test_the_same_form_key_records_the_donne_once(alice) -> None:
 
 def test_the_key_of_a_deleted_donne_stays_used(alice) -> None:
     partie = make_partie(alice)
-    joueurs = {j.name: j for j in partie.joueurs.all()}
     key = uuid.uuid4()
-    args = {
-        "winner": joueurs["Alice"],
-        "win": "rami",
-        "hands": {joueurs["Bruno"]: hand("K"), joueurs["Chloé"]: hand("2")},
-    }
+    args = alice_wins(partie)
     first = services.donne_create(partie=partie, idempotency_key=key, **args)
     services.donne_delete(donne=first.donne)
     with pytest.raises(RamiError) as err:
