@@ -18,6 +18,9 @@
   let nextId = 1;
   const waiting = {};
   let startedAt = null;  // "Noter la donne" tapped: the time to the new totals is measured
+  // Each drawing of the queue starts a replay; only the latest one's answer is drawn, so a
+  // slow answer about an older queue never covers the newer totals.
+  let replays = 0;
 
   function fill(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_all, key) { return values[key]; });
@@ -377,6 +380,7 @@
   // The engine's marque of the record and the waiting donnes and decisions: on screen, and
   // remembered so that the server's answer can be compared with it once they are sent.
   async function update(partie, all) {
+    const mine = ++replays;
     const items = all.filter(function (item) { return item.state === "waiting"; });
     const page = pageRecord();
     // Behind a crosser still to decide, the engine applies nothing: nor does the phone.
@@ -396,6 +400,7 @@
       }
     });
     const answer = await ask({ type: "replay", record: record, after: page.after });
+    if (mine !== replays) return;
     const marque = answer.marque;
     if (marque.error || !marque.donnes.length) return;
     const last = marque.donnes[marque.donnes.length - 1];
@@ -548,6 +553,7 @@
       update(detail.partie, items).catch(function () { /* the rows stay as queue.js drew them */ });
       return;
     }
+    replays++;  // an answer still on its way is about a queue that has gone
     undraw();  // nothing waits: the phone's cards and result go with the provisional rows
     if (navigator.onLine !== false && document.body.dataset.served !== "cache") {
       compare(detail.partie);

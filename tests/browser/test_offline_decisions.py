@@ -15,8 +15,9 @@ from playwright.sync_api import expect
 
 from games.models import Partie, Rachat
 from tests.browser import test_offline as offline
+from tests.browser.scoreboard import expect_totals
 from tests.browser.test_offline import FOUR, queued_rows, record, shot, stored, until
-from tests.browser.test_provisional import ENGINE_KEPT, ready_offline, scoreboard
+from tests.browser.test_provisional import ENGINE_KEPT, ready_offline
 from tests.factories import hand, make_partie, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,7 +59,7 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     expect(phone.locator("#marque tr.queued-decision span")).to_have_text(
         "David se rachète (donne 2) : décidé sur ce téléphone"
     )
-    assert scoreboard(phone) == {"Anne": -7, "Bruno": 20, "Chloé": -3, "David": 20}
+    expect_totals(phone, {"Anne": -7, "Bruno": 20, "Chloé": -3, "David": 20})
     # The next donne's number is the engine's.
     expect(phone.locator("#donne-title")).to_contain_text("3")
 
@@ -69,8 +70,8 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     expect(card).to_have_count(0)
     record(phone, "David", Anne=30, Bruno=4, Chloé=6)
     expect(queued_rows(phone)).to_have_count(6)  # four donnes, two decisions
-    phone_totals = scoreboard(phone)
-    assert phone_totals == {"Anne": 13, "Bruno": 29, "Chloé": 13, "David": 15}
+    phone_totals = {"Anne": 13, "Bruno": 29, "Chloé": 13, "David": 15}
+    expect_totals(phone, phone_totals)
 
     # "Terminer la partie": queued behind them; the result, the engine's, in place of the form.
     phone.locator("#actions summary").click()
@@ -91,14 +92,14 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     phone.locator(".offline-rematch").click()
     expect(phone.locator("#partie-body h1")).to_have_text("Nouvelle partie (à envoyer)")
     expect(phone.locator("#donne-title")).to_contain_text("Donne 1")
-    assert scoreboard(phone) == {"Anne": 0, "Bruno": 0, "Chloé": 0, "David": 0}
+    expect_totals(phone, {"Anne": 0, "Bruno": 0, "Chloé": 0, "David": 0})
     record(phone, "Bruno", Anne=10, Chloé=20, David=30)
     record(phone, "Anne", Bruno=5, Chloé=15, David=25)
     record(phone, "Chloé", Anne=8, Bruno=9, David=40)
     expect(queued_rows(phone)).to_have_count(3)
     expect(phone.locator("#donne-title")).to_contain_text("Donne 4")
     second_totals = {"Anne": 8, "Bruno": 4, "Chloé": 25, "David": 95}
-    assert scoreboard(phone) == second_totals
+    expect_totals(phone, second_totals)
     shots(phone, "offline-next-partie")
     # A reload offline: the last partie's kept page, ended; "Rejouer" goes back to the same
     # next partie, with its three donnes, never to a second one.
@@ -110,7 +111,7 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     phone.locator(".offline-rematch").click()
     expect(queued_rows(phone)).to_have_count(3)
     expect(phone.locator("#scoreboard")).to_have_class(re.compile("is-provisional"))
-    assert scoreboard(phone) == second_totals
+    expect_totals(phone, second_totals)
     assert Partie.objects.count() == 1
 
     relay.start()
@@ -141,13 +142,13 @@ def test_a_whole_evening_offline_two_parties_then_on_the_server_in_order(phone, 
     ]
     assert [j.name for j in second.joueurs.order_by("seat")] == FOUR
     assert (second.mise_initiale, second.rachat_price) == (first.mise_initiale, first.rachat_price)
-    assert scoreboard(phone) == second_totals
+    expect_totals(phone, second_totals)
     assert phone.locator(".provisional-differs").count() == 0
     shots(phone, "offline-next-partie-on-the-server")
 
     # The first partie, as the server has it: the totals and the result the phone showed.
     phone.goto(f"/parties/{first.pk}/")
-    assert scoreboard(phone) == phone_totals
+    expect_totals(phone, phone_totals)
     assert phone.locator("#resultat ol li").all_inner_texts() == ranking
     shots(phone, "offline-partie-on-the-server")
 

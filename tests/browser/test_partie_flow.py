@@ -7,13 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-
-def scoreboard(page) -> dict[str, int]:
-    totals = {}
-    for player in page.locator("#scoreboard .player").all():
-        name = player.get_attribute("data-joueur")
-        totals[name] = int(player.locator(".total").get_attribute("data-total"))
-    return totals
+from tests.browser.scoreboard import expect_totals, totals
 
 
 def hand(page, name: str):
@@ -44,7 +38,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     screenshot("02-nouvelle-partie")
     page.get_by_role("button", name="Commencer la partie").click()
     page.wait_for_selector("#scoreboard")
-    assert scoreboard(page) == {"Anne": 0, "Bruno": 0, "Chloé": 0, "David": 0}
+    expect_totals(page, {"Anne": 0, "Bruno": 0, "Chloé": 0, "David": 0})
 
     # Donne 1, Anne fait rami. Chloé's hand with the card picker: R D 2 and a joker,
     # (10 + 10 + 2 + 10) × 2 = 64 (docs/rules.md §3.2, R1).
@@ -66,13 +60,13 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     expect(hand(page, "David").locator(".apercu")).to_have_text("12")
     page.get_by_role("button", name="Noter la donne").click()
     page.wait_for_selector("text=Donne 1 notée.")
-    assert scoreboard(page) == {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12}
+    expect_totals(page, {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12})
 
     # Donne 2, Bruno fait RAMI DE LA MAIN: everything doubled, −20 for him.
     # Anne 10 × 2 = 20, Chloé 20 × 2 = 40 → 104 (crosses), David 30 × 2 = 60 → 72.
     record(page, "Bruno", "Rami de la main", Anne=10, Chloé=20, David=30)
     page.wait_for_selector(".rachat-card")
-    assert scoreboard(page) == {"Anne": 10, "Bruno": 5, "Chloé": 104, "David": 72}
+    expect_totals(page, {"Anne": 10, "Bruno": 5, "Chloé": 104, "David": 72})
     card = page.locator(".rachat-card")
     # docs/rules.md R6: she restarts at the highest total under the seuil, David's 72.
     assert card.inner_text().startswith(
@@ -83,7 +77,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     screenshot("04-rachat")
     card.get_by_role("button", name="Se racheter").click()
     page.wait_for_selector(".rachat-card", state="detached")
-    assert scoreboard(page)["Chloé"] == 72
+    assert totals(page)["Chloé"] == 72
     assert page.locator("#cagnotte").inner_text() == "2,00\u00a0€"
     assert page.locator(".player[data-joueur='Chloé'] .dots").inner_text() == "●○○"
 
@@ -94,7 +88,7 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     page.locator(".rachat-card summary", has_text="Abandonner").click()
     page.locator(".rachat-card").get_by_role("button", name="Oui, Chloé abandonne").click()
     page.wait_for_selector(".rachat-card", state="detached")
-    assert scoreboard(page) == {"Anne": 55, "Bruno": 55, "Chloé": 112, "David": 62}
+    expect_totals(page, {"Anne": 55, "Bruno": 55, "Chloé": 112, "David": 62})
     assert page.locator(".player[data-joueur='Chloé'] .status").inner_text() == "éliminé"
     assert hand(page, "Chloé").count() == 0  # she no longer plays
     screenshot("05-marque")
@@ -105,16 +99,16 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     screenshot("06-modifier")
     page.get_by_role("button", name="Enregistrer la donne").click()
     page.wait_for_selector("text=Totaux modifiés : Bruno 55 → 65.")
-    assert scoreboard(page) == {"Anne": 55, "Bruno": 65, "Chloé": 112, "David": 62}
+    expect_totals(page, {"Anne": 55, "Bruno": 65, "Chloé": 112, "David": 62})
 
     # Donne 4, then undo it in one tap plus a confirmation.
     record(page, "Anne", Bruno=10, David=5)
     page.wait_for_selector("text=Donne 4 notée.")
-    assert scoreboard(page) == {"Anne": 45, "Bruno": 75, "Chloé": 112, "David": 67}
+    expect_totals(page, {"Anne": 45, "Bruno": 75, "Chloé": 112, "David": 67})
     page.locator("summary", has_text="Annuler la dernière donne (4)").click()
     page.get_by_role("button", name="Oui, supprimer cette donne").click()
     page.wait_for_selector("text=Donne 4 supprimée.")
-    assert scoreboard(page) == {"Anne": 55, "Bruno": 65, "Chloé": 112, "David": 62}
+    expect_totals(page, {"Anne": 55, "Bruno": 65, "Chloé": 112, "David": 62})
 
     # End by hand (docs/rules.md R21): lowest total en course wins; Chloé, out, ranks last.
     page.locator("summary", has_text="Terminer la partie").click()

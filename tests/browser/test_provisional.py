@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import test_offline as offline
+from tests.browser.scoreboard import expect_totals, totals
 from tests.browser.test_offline import (
     FOUR,
     open_controlled,
@@ -35,13 +36,6 @@ ENGINE_KEPT = """() => caches.keys()
                    "engine-worker.js"].every(name => urls.some(url => url.includes(name))))"""
 
 
-def scoreboard(page) -> dict[str, int]:
-    return page.evaluate(
-        """() => Object.fromEntries(Array.from(document.querySelectorAll("#scoreboard li.player"))
-            .map(li => [li.dataset.joueur, Number(li.querySelector(".total").dataset.total)]))"""
-    )
-
-
 def ready_offline(phone, relay, partie) -> None:
     """The page open, Pyodide and the engine kept by the service worker, the network cut,
     then the engine started from the phone's copy alone."""
@@ -63,7 +57,7 @@ def test_offline_donnes_show_the_engines_totals_then_the_servers_are_the_same(ph
     expect(rows.nth(0)).to_have_class(re.compile("provisional"))
     expect(phone.locator("#marque tr.queued.caption")).to_have_text("provisoire · à envoyer")
     # Donne 1 on the server, donne 2 on the phone: Bruno's rami counts −10 (docs/rules.md).
-    assert scoreboard(phone) == {"Anne": -6, "Bruno": 2, "Chloé": 12, "David": 90}
+    expect_totals(phone, {"Anne": -6, "Bruno": 2, "Chloé": 12, "David": 90})
     expect(phone.locator("#scoreboard .provisional-note")).to_have_text("provisoire · à envoyer")
 
     # David crosses the seuil with the second donne: the engine says so, a rachat to decide.
@@ -76,7 +70,7 @@ def test_offline_donnes_show_the_engines_totals_then_the_servers_are_the_same(ph
     expect(cells.nth(0)).to_have_text("+3 = −3")
     expect(cells.nth(1)).to_have_text("+8 = 10")
     expect(cells.nth(3)).to_have_text("+20 = [110]")
-    phone_totals = scoreboard(phone)
+    phone_totals = totals(phone)
     shot(phone, "provisional-offline")
     assert stored(partie) == [(1, "Anne", {"Bruno": 12, "Chloé": 7, "David": 30})]
 
@@ -85,7 +79,7 @@ def test_offline_donnes_show_the_engines_totals_then_the_servers_are_the_same(ph
     expect(queued_rows(phone)).to_have_count(0, timeout=15_000)
     expect(phone.locator("#scoreboard")).not_to_have_class(re.compile("is-provisional"))
     assert [n for n, _w, _h in stored(partie)] == [1, 2, 3]
-    assert scoreboard(phone) == phone_totals
+    expect_totals(phone, phone_totals)
     assert phone.locator(".provisional-differs").count() == 0
     shot(phone, "provisional-caught-up")
 
@@ -98,7 +92,7 @@ def test_a_reload_offline_replays_again_and_the_servers_word_is_the_truth(phone,
     # The phone's own copy of the page, reloaded offline: the engine starts from its cache.
     phone.reload()
     expect(queued_rows(phone).nth(0)).to_have_class(re.compile("provisional"), timeout=90_000)
-    assert scoreboard(phone) == {"Anne": -10, "Bruno": 12, "Chloé": 7, "David": 30}
+    expect_totals(phone, {"Anne": -10, "Bruno": 12, "Chloé": 7, "David": 30})
     # Meanwhile another phone records its donne: the server's marque is not the phone's.
     play(partie, "David", "rami", Anne=hand(points=1), Bruno=hand(points=2), Chloé=hand(points=3))
     relay.start()
@@ -107,5 +101,5 @@ def test_a_reload_offline_replays_again_and_the_servers_word_is_the_truth(phone,
         "Le serveur a compté autrement que ce téléphone : "
         "Anne −10 → 1, Bruno 12 → 2, Chloé 7 → 3, David 30 → −10."
     )
-    assert scoreboard(phone) == {"Anne": 1, "Bruno": 2, "Chloé": 3, "David": -10}
+    expect_totals(phone, {"Anne": 1, "Bruno": 2, "Chloé": 3, "David": -10})
     shot(phone, "provisional-differs")

@@ -12,6 +12,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Donne, Partie
+from tests.browser.scoreboard import expect_totals, totals
 from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,13 +49,6 @@ def points(page, name: str):
     return page.locator(f"#donne-form .hand[data-joueur='{name}'] .points-input")
 
 
-def totals(page) -> dict[str, int]:
-    return {
-        p.get_attribute("data-joueur"): int(p.locator(".total").get_attribute("data-total"))
-        for p in page.locator("#scoreboard .player").all()
-    }
-
-
 def box(page, selector: str) -> dict[str, float]:
     return page.locator(selector).first.bounding_box()
 
@@ -88,7 +82,7 @@ def test_an_ordinary_donne_fits_one_screen_and_takes_seven_gestures(page, alice,
     page.keyboard.type("30")
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Donne 1 notée.")
-    assert totals(page) == {"Anne": -10, "Bruno": 25, "Chloé": 12, "David": 30}
+    expect_totals(page, {"Anne": -10, "Bruno": 25, "Chloé": 12, "David": 30})
     # The saved donne's draft is gone: the next form is blank, with nothing to offer.
     expect(page.locator(".draft-notice")).to_have_count(0)
     page.reload()
@@ -183,7 +177,7 @@ def test_a_reload_keeps_the_draft_and_a_save_clears_it(page, alice):
     page.locator("#donne-save").click()
     page.wait_for_selector("text=Donne 1 notée.")
     # (10 + 2 + 10) × 4 = 88 for Chloé: rami de la main with a joker (docs/rules.md R1).
-    assert totals(page) == {"Anne": 20, "Bruno": -20, "Chloé": 88, "David": 10}
+    expect_totals(page, {"Anne": 20, "Bruno": -20, "Chloé": 88, "David": 10})
     page.reload()
     page.wait_for_selector("#donne-form[data-ready]")
     expect(page.locator(".draft-notice")).to_have_count(0)
@@ -241,7 +235,7 @@ def test_abandon_needs_a_second_tap_and_the_decision_can_be_changed(page, alice)
     decision.get_by_role("button", name="Oui, Chloé se rachète").click()
     page.wait_for_selector("text=Donne 1 : Chloé se rachète finalement.")
     expect(page.locator("#flash")).to_contain_text("Totaux modifiés : Chloé 120 → 20.")
-    assert totals(page) == {"Anne": -10, "Bruno": 20, "Chloé": 20}
+    expect_totals(page, {"Anne": -10, "Bruno": 20, "Chloé": 20})
     expect(page.locator(".hand[data-joueur='Chloé']")).to_have_count(1)
 
 
@@ -296,7 +290,7 @@ def test_offline_a_save_is_kept_and_sent_once_with_its_key(page, alice):
     expect(page.locator("#marque tr.queued[data-cle]")).to_have_count(0)
     assert lost == [200]
     assert Donne.objects.count() == 2  # the same idempotency key: never twice
-    assert totals(page) == {"Anne": -7, "Bruno": -5, "Chloé": 12}
+    expect_totals(page, {"Anne": -7, "Bruno": -5, "Chloé": 12})
 
 
 def test_a_flat_win_saves_with_no_hands(page, alice):
@@ -311,7 +305,7 @@ def test_a_flat_win_saves_with_no_hands(page, alice):
     page.locator("#donne-save").click()
     page.wait_for_selector("text=Donne 1 notée.")
     # docs/rules.md R17/R27: 200 to each loser, no hand needed.
-    assert totals(page) == {"Anne": 0, "Bruno": 200, "Chloé": 200}
+    expect_totals(page, {"Anne": 0, "Bruno": 200, "Chloé": 200})
 
 
 def test_an_exclusion_and_the_end_of_the_partie_are_said_in_sentences(page, alice, screenshot):
