@@ -36,6 +36,15 @@ KEPT = """() => caches.keys()
     .then(urls => files.every(file => urls.some(url => url.endsWith(file))))"""
 
 
+def within(promise: str, what: str, *, before: str = "", seconds: int = 90) -> str:
+    """A function for page.evaluate that awaits the promise for so long at most: page.evaluate
+    itself waits forever, so a service worker or an engine that never gets ready would hold
+    the whole bench without a word."""
+    late = f"new Error({what!r} + ' is not ready after {seconds} s')"
+    timer = f"new Promise((_ok, fail) => setTimeout(() => fail({late}), {seconds * 1000}))"
+    return f"() => {{ {before} return Promise.race([{promise}, {timer}]); }}"
+
+
 def background_bytes(world: World, port: int) -> dict[str, int]:
     http_client = Http(port, world.cookies)
     sizes = {}
@@ -60,6 +69,7 @@ def measure_offline_engine(world: World, port: int) -> dict[str, Any]:
         print("  Chromium missing: the engine's times in the browser are not measured")
         return result
     try:
+        from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
     except ImportError:
         print("  Playwright missing: the engine's times in the browser are not measured")
@@ -87,7 +97,12 @@ def measure_offline_engine(world: World, port: int) -> dict[str, Any]:
                 ]
             )
             page = context.new_page()
-            result.update(_in_the_browser(page, relay, partie, list(sizes)))
+            try:
+                result.update(_in_the_browser(page, relay, partie, list(sizes)))
+            except PlaywrightError as error:
+                # The rest of the bench's figures stand: this one is said missing, and why.
+                result["error"] = str(error).splitlines()[0]
+                print(f"  the engine's times in the browser are not measured: {result['error']}")
             browser.close()
     finally:
         relay.stop()
@@ -98,7 +113,7 @@ def _in_the_browser(page, relay, partie, files: list[str]) -> dict[str, Any]:
     url = f"/parties/{partie.pk}/"
     page.goto(url)
     page.wait_for_selector("#donne-form[data-ready]")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.evaluate(within("navigator.serviceWorker.ready.then(() => true)", "the service worker"))
     page.reload()
     page.wait_for_selector("#donne-form[data-ready]")
     page.wait_for_function(
@@ -109,12 +124,9 @@ def _in_the_browser(page, relay, partie, files: list[str]) -> dict[str, Any]:
     for _ in range(LOADS):
         page.reload()
         page.wait_for_selector("#donne-form[data-ready]")
-        ready.append(
-            page.evaluate(
-                "() => { const t = performance.now();"
-                " return RamiProvisional.engine().then(() => performance.now() - t); }"
-            )
-        )
+        started = "const t = performance.now();"
+        engine = "RamiProvisional.engine().then(() => performance.now() - t)"
+        ready.append(page.evaluate(within(engine, "the engine's worker", before=started)))
     totals = []
     for number in range(1, DONNES + 1):
         winner = NAMES[number % 4]

@@ -21,7 +21,7 @@ import statistics
 import time
 from collections import Counter, defaultdict
 
-from locust import FastHttpUser, between, constant_pacing, events, task
+from locust import FastHttpUser, between, events, task
 
 from bench.forms import new_donne
 
@@ -117,16 +117,37 @@ class Scorekeeper(FastHttpUser):
                 return
 
 
+def every(period: float):
+    """A phone's poll timer (htmx's ``every 3s``): it fires on the phone's own beat, whatever
+    the last answer took. Locust's constant_pacing starts the next poll at once after one that
+    took longer than the period, so a slow moment (the tables' first pages) leaves every
+    follower polling in the same tenth of a second from then on: a herd no real evening
+    has, which would measure the herd's queue rather than the app."""
+
+    def wait_time(user) -> float:
+        now = time.monotonic()
+        user.beat += period
+        while user.beat < now:
+            user.beat += period
+        return user.beat - now
+
+    return wait_time
+
+
 class Poller(FastHttpUser):
-    """A phone or a screen following the share link with the ETag it holds."""
+    """A phone or a screen following the share link with the ETag it holds, from a moment of
+    its own in the period."""
 
     abstract = True
     path = ""  # after /suivre/<token>/
     label = ""
+    period = 3.0
 
     def on_start(self) -> None:
         self.token = self.table()["token"]
         self.etag = ""
+        self.beat = time.monotonic() + random.uniform(0, self.period)
+        time.sleep(max(0.0, self.beat - time.monotonic()))
 
     def table(self) -> dict:
         return TABLES[next(self.seat)]
@@ -149,18 +170,15 @@ class Poller(FastHttpUser):
 
 class Follower(Poller):
     fixed_count = 3 * COUNT
-    wait_time = constant_pacing(3)
+    wait_time = every(Poller.period)
     seat = seats(COUNT)
     label = "follow poll"
-
-    def on_start(self) -> None:
-        super().on_start()
-        time.sleep(random.uniform(0, 3))
 
 
 class BigScreen(Poller):
     fixed_count = max(1, COUNT // 10)
-    wait_time = constant_pacing(5)
+    period = 5.0
+    wait_time = every(period)
     seat = seats(COUNT)
     path = "?grand=1"
     label = "big screen poll"

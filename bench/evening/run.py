@@ -32,13 +32,23 @@ WARMUP_S = 20
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
 
 
-def users_for(tables: int) -> int:
-    # A scorekeeper and three followers per table, a big screen for one in ten, an exporter
-    # for one in a hundred (bench/evening/locustfile.py).
-    return 4 * tables + max(1, tables // 10) + max(1, tables // 100)
+# Who plays at each table (bench/evening/locustfile.py): a scorekeeper and three followers, a
+# big screen for one table in ten, an exporter for one in a hundred.
+PLAYERS = {
+    "Scorekeeper": lambda tables: tables,
+    "Follower": lambda tables: 3 * tables,
+    "BigScreen": lambda tables: max(1, tables // 10),
+    "Exporter": lambda tables: max(1, tables // 100),
+}
 
 
-def locust(stack: Stack, tables: int, seconds: int, out: Path, cpus: str) -> dict:
+def users_for(tables: int, only: tuple[str, ...] = ()) -> int:
+    return sum(count(tables) for name, count in PLAYERS.items() if not only or name in only)
+
+
+def locust(
+    stack: Stack, tables: int, seconds: int, out: Path, cpus: str, only: tuple[str, ...] = ()
+) -> dict:
     prefix = out / f"step{tables}"
     env = {
         **os.environ,
@@ -47,7 +57,7 @@ def locust(stack: Stack, tables: int, seconds: int, out: Path, cpus: str) -> dic
         "EVENING_COUNT": str(tables),
         "EVENING_RECORDED": f"{prefix}_recorded.json",
     }
-    users = users_for(tables)
+    users = users_for(tables, only)
     rate = max(20, users // SPAWN_S)  # every user started within about SPAWN_S seconds
     env["EVENING_MEASURED"] = f"{prefix}_measured.json"
     env["EVENING_WARMUP"] = str(WARMUP_S)
@@ -56,7 +66,7 @@ def locust(stack: Stack, tables: int, seconds: int, out: Path, cpus: str) -> dic
         "-u", str(users), "-r", str(rate),
         "-t", f"{seconds + users // rate + WARMUP_S + 5}s",
         "--host", stack.url, "--csv", str(prefix), "--reset-stats", "--only-summary",
-        "--stop-timeout", "10", "--loglevel", "WARNING",
+        "--stop-timeout", "10", "--loglevel", "WARNING", *only,
     ]  # fmt: skip
     if cpus:
         command = ["taskset", "-c", cpus, *command]
@@ -267,7 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fault-tables", type=int, default=100)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per server")
     parser.add_argument("--no-faults", action="store_true")
+    known = ", ".join(PLAYERS)
+    parser.add_argument("--only", default="", help=f"these players only, of {known}")
     args = parser.parse_args(argv)
+    only = tuple(name for name in args.only.split(",") if name)
+    if unknown := sorted(set(only) - set(PLAYERS)):
+        parser.error(f"--only: {', '.join(unknown)}: not one of {known}")
     steps = [int(s) for s in args.steps.split(",")]
     cores = os.cpu_count() or 1
     # Two cores or more: the app servers on the first, everything else (Locust, Caddy,
@@ -288,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             "cache": "Redis",
             "proxy": "Caddy, round robin, retries on the other server",
             "machine_cores": cores,
+            "players": list(only or PLAYERS),
         }
         seed = max(steps + [args.fault_tables])
         print(f"Seeding {seed} tables…", flush=True)
@@ -296,8 +312,8 @@ def main(argv: list[str] | None = None) -> int:
             env=stack.env, cwd=ROOT, check=True,
         )  # fmt: skip
         for tables in steps:
-            print(f"{tables} tables ({users_for(tables)} users)…", flush=True)
-            step = locust(stack, tables, args.seconds, out, other_cpus)
+            print(f"{tables} tables ({users_for(tables, only)} users)…", flush=True)
+            step = locust(stack, tables, args.seconds, out, other_cpus, only)
             result["steps"].append(step)
             print_step(step)
             if not step["held"]:
@@ -306,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         result["tables_held"] = max(held) if held else 0
         result["tables_per_core"] = result["tables_held"] / result["setup"]["app_server_cores"]
         print(f"\nHeld: {result['tables_held']} tables, {result['tables_per_core']:.0f} per core")
-        if not args.no_faults:
+        # The fault run counts the scorekeepers' donnes: with the whole evening only.
+        if not args.no_faults and not only:
             print(f"Fault run with {args.fault_tables} tables…", flush=True)
             result["fault_run"] = fault_run(stack, args.fault_tables, out, other_cpus)
             print(json.dumps(result["fault_run"]["faults"], indent=1))
@@ -320,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in result["budgets"]:
         print(f"{line['verdict']}  {line['budget']}: {line['value']} (goal {line['limit']})")
     RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / "evening.json"
+    # A run of some players only is kept beside the evening's, never in its place.
+    path = RESULTS / ("evening.json" if not only else f"evening-{'-'.join(only)}.json")
     path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(f"Written to {path.relative_to(ROOT)}")
     return 0
