@@ -272,7 +272,7 @@ def stored_donnes(stack: Stack) -> dict[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.evening", description=__doc__)
-    parser.add_argument("--steps", default="100,250,500,750,1000,1500")
+    parser.add_argument("--steps", default="25,50,75,100,150,200,300,500,750,1000")
     parser.add_argument("--seconds", type=int, default=60, help="measured time per step")
     parser.add_argument("--fault-tables", type=int, default=100)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per server")
