@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from games.models import Donne, Partie
 from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS, PHONE, SCREENSHOTS
+from tests.browser.login import log_in
 from tests.browser.relay import Relay
 from tests.factories import hand, make_partie, make_user, play
 
@@ -290,11 +291,7 @@ def test_a_stale_csrf_token_and_an_expired_session_are_recovered(phone, relay, a
     other = phone.context.new_page()
     other.goto("/comptes/connexion/")
     other.context.clear_cookies()
-    other.goto("/comptes/connexion/")
-    other.fill("input[name=username]", "alice")
-    other.fill("input[name=password]", "cartes-sur-table")
-    other.locator("#main form button.btn-lg").click()
-    other.wait_for_url(re.compile(r"/$"))
+    log_in(other, "alice")
     other.close()
     phone.evaluate("RamiOffline.send()")
     expect(phone.locator("#partie-body h1 + small")).to_have_text("1 donne")

@@ -4,13 +4,12 @@ Chromium at 390×844 behind the relay (tests/browser/relay.py)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from ramiscore.offline_account import account_marker
 from tests.browser import test_offline
+from tests.browser.login import log_in
 from tests.browser.test_offline import (
     FOUR,
     _session_cookie,
@@ -46,14 +45,6 @@ def kept(page, marker: str, path: str) -> bool:
         ".then(r => Boolean(r))",
         [f"ramiscore-pages-{marker}", path],
     )
-
-
-def login(page, username: str) -> None:
-    page.goto("/comptes/connexion/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "cartes-sur-table")
-    page.locator("#main form button.btn-lg").click()
-    page.wait_for_url(re.compile(r"/$"))
 
 
 def test_the_first_visit_is_kept_and_the_offline_page_lists_it(fresh, relay, alice):
@@ -122,7 +113,7 @@ def test_two_accounts_on_one_phone_never_see_each_other(fresh, relay, alice):
 
     # Bob logs in on the same phone. Offline at once: Alice's marque is not his.
     relay.start()
-    login(page, "bob")
+    log_in(page, "bob")
     relay.stop()
     page.goto(f"/parties/{partie.pk}/")
     expect(page.locator("#offline-page h1")).to_have_text("Hors ligne")
