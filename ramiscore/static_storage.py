@@ -22,14 +22,18 @@ HASHED = re.compile(r"\.[0-9a-f]{12}\.")
 
 
 class GzipOnlyForPyodide(Compressor):
+    """whitenoise compresses in threads sharing one compressor: each path goes to one of two
+    compressors made once, never through an attribute switched for it, which another thread's
+    file would read meanwhile (that left some files without Brotli and gave Pyodide's some)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.gzip_only = Compressor(**{**kwargs, "use_brotli": False})
+
     def compress(self, path: str) -> list[str]:
-        if f"/{PYODIDE}" not in path.replace("\\", "/"):
-            return super().compress(path)
-        use_brotli, self.use_brotli = self.use_brotli, False
-        try:
-            return super().compress(path)
-        finally:
-            self.use_brotli = use_brotli
+        if f"/{PYODIDE}" in path.replace("\\", "/"):
+            return self.gzip_only.compress(path)
+        return super().compress(path)
 
 
 class StaticStorage(CompressedManifestStaticFilesStorage):
