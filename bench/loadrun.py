@@ -16,7 +16,7 @@ from bench.app import stale_refusal
 from bench.forms import new_donne
 from bench.parties import HEAVIEST, World, renew_last
 from bench.serving import Http
-from bench.timings import retry_after
+from bench.timings import header, retry_after
 
 READERS = 16
 WRITERS = 2
@@ -30,8 +30,11 @@ RECORDED = "notée"
 PDF_TIMEOUT = 60.0
 SANTE_TIMEOUT = 30.0
 SANTE_EVERY = 0.1
-# 429: "Le PDF est en préparation", asked again after its Retry-After; 304 if ever answered.
-PDF_FINE = {200, 304, 429}
+# Not rendered yet: 503 with Retry-After, the page that asks again by itself (the task runner
+# renders it, games/views/sheet_cache.py), or 429 while the owner's earlier one renders; both
+# asked again after their Retry-After. 304 if ever answered.
+PDF_LATER = {429, 503}
+PDF_FINE = {200, 304, *PDF_LATER}
 
 
 @dataclass
@@ -64,10 +67,10 @@ def load_run(
     time. A writer refused as stale (the other one wrote meanwhile) resubmits with the fresh
     form the refusal returned, as a phone would: handled, not an error. Meanwhile
     ``pdf_clients`` ask for the PDF of the heaviest partie, each asking again once its answer
-    came (200, 304, or 429 while it is being prepared; a 5xx, a dropped connection or a
-    timeout is an error), and a monitor polls /sante/ until the deadline and the last PDF
-    answer, whichever comes later. The heaviest partie's last donne is first recorded anew,
-    so that no PDF of it is left from the measures before."""
+    came (200, 304, or 503 or 429 with Retry-After while it is being prepared; another 5xx,
+    a dropped connection or a timeout is an error), and a monitor polls /sante/ until the
+    deadline and the last PDF answer, whichever comes later. The heaviest partie's last donne
+    is first recorded anew, so that no PDF of it is left from the measures before."""
     heaviest = world.parties[HEAVIEST]
     renew_last(world.client, heaviest)
     pages = [f"/parties/{p.pk}/" for p in world.parties.values()]
@@ -141,9 +144,9 @@ def load_run(
             s.took(time.perf_counter() - start)
             with s.lock:
                 s.statuses[str(status)] += 1
-            if status not in PDF_FINE:
+            if status not in PDF_FINE or (status == 503 and header(headers, "Retry-After") is None):
                 s.error(f"status {status}")
-            elif status == 429:
+            elif status in PDF_LATER:
                 time.sleep(retry_after(headers))
 
     def monitor(_index: int) -> None:

@@ -18,7 +18,7 @@ RESULTS = ROOT / "bench" / "results" / "latest.json"
 LOAD_KINDS = {
     "read": "read (partie pages)",
     "write": "write (donnes)",
-    "pdf": "PDF (200, 304 or 429)",
+    "pdf": "PDF (200, 304, or 503/429 until rendered)",
     "sante": "/sante/ monitor",
 }
 
