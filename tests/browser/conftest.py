@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -46,6 +48,42 @@ def chromium() -> Iterator[object]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         yield browser
         browser.close()
+
+
+class InFlight:
+    """The live server's application, counting the requests it is still answering."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        with self.lock:
+            self.count += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self.lock:
+                self.count -= 1
+
+
+@pytest.fixture(autouse=True)
+def _live_server_quiet_before_flush(request, _django_db_helper) -> Iterator[None]:
+    """After a test, wait for the live server to finish the requests a closed page left it
+    (a poll, the service worker's refresh) before the database is emptied: on PostgreSQL the
+    flush's TRUNCATE and a query still running deadlock, the flush fails and the next test
+    finds the last one's accounts. Set up after the database, so torn down before its flush."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    httpd = request.getfixturevalue("live_server").thread.httpd
+    if not isinstance(httpd.get_app(), InFlight):
+        httpd.set_app(InFlight(httpd.get_app()))
+    yield
+    deadline = time.monotonic() + 10
+    while httpd.get_app().count and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 @pytest.fixture
