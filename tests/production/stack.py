@@ -32,9 +32,18 @@ RIGHT = "cartes-sur-table"
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """Distinct free ports: each socket stays bound until all are taken (a port asked for just
+    after another was let go can be the same one, and Caddy then serves http and https on one
+    port: plain HTTP where the tests expect TLS)."""
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
 
 
 @dataclass
@@ -216,14 +225,14 @@ def db_worker(tmp: Path, env: dict[str, str]) -> Service:
 def caddy(tmp: Path, upstream: int) -> Service:
     """deploy/Caddyfile as shipped, its variables set for a test: Caddy's internal authority
     for localhost, on free ports of 127.0.0.1, its state under tmp, its root trusted nowhere."""
-    port = free_port()
+    port, http_port = free_ports(2)
     options = "\n".join(
         [
             "admin off",
             # The tests' clients connect to 127.0.0.1 and name no server (no SNI).
             "default_sni localhost",
             "skip_install_trust",
-            f"http_port {free_port()}",
+            f"http_port {http_port}",
             f"https_port {port}",
         ]
     )
@@ -248,7 +257,7 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 def nginx(tmp: Path, upstream: int) -> Service:
     """deploy/nginx.conf with what an operator replaces replaced: the name (localhost), a
     self-signed certificate, free ports of 127.0.0.1, gunicorn's port. The rest as shipped."""
-    port = free_port()
+    port, http_port = free_ports(2)
     cert, key = tmp / "localhost.crt", tmp / "localhost.key"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
@@ -260,7 +269,7 @@ def nginx(tmp: Path, upstream: int) -> Service:
     site = (ROOT / "deploy" / "nginx.conf").read_text()
     for old, new in [
         ("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;"),
-        ("listen 80;", f"listen 127.0.0.1:{free_port()};"),
+        ("listen 80;", f"listen 127.0.0.1:{http_port};"),
         ("/etc/letsencrypt/live/rami.example.org/fullchain.pem", str(cert)),
         ("/etc/letsencrypt/live/rami.example.org/privkey.pem", str(key)),
         ("rami.example.org", "localhost"),
