@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
+from django.utils.crypto import salted_hmac
 
 from games.models import Partie
 from games.selectors import partie_shared
@@ -35,6 +36,21 @@ def _key(token: str) -> str:
 
 def _new_state() -> str:
     return secrets.token_hex(8)
+
+
+def cached_state(token: str) -> str | None:
+    """The state the cache holds for a followed token: None when it holds none (the token
+    was never polled, the cache is away) or the token is revoked. Never the database."""
+    state = cache.get(_key(token))
+    return None if state == REVOKED else state
+
+
+def follow_etag(state: str, *, live: bool, everything: bool = False) -> str:
+    """The ETag of one representation of a state: the htmx fragment (``live``), the full page
+    and the page with every donne (``everything``) differ. Opaque, as the sheet's: the state
+    stays on the server."""
+    flags = (".live" if live else "") + (".tout" if everything else "")
+    return salted_hmac("ramiscore.follow.etag", state + flags).hexdigest()[:32]
 
 
 def follow_state(token: str) -> str | None:

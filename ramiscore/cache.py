@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -18,7 +18,30 @@ log = logging.getLogger("ramiscore.cache")
 AWAY = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+class KeptClients(RedisCacheClient):
+    """Django's client builds a redis-py client object for every command, and redis-py's
+    constructor is a good part of an unchanged share poll (games/follow_gate.py). One is kept
+    per pool: it holds no connection of its own (each command takes one from the pool), so
+    the threads of a worker can share it, and a pool re-made after a fork is checked by its
+    process id."""
+
+    def __init__(self, servers, **options) -> None:
+        super().__init__(servers, **options)
+        self._clients: dict[int, object] = {}
+
+    def get_client(self, key=None, *, write=False):
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            client = self._clients[index] = super().get_client(key, write=write)
+        return client
+
+
 class FailSafeRedisCache(RedisCache):
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        self._class = KeptClients
+
     def _away(self, operation: str, err: Exception) -> None:
         log.warning("Redis away during %s: %s", operation, err)
 

@@ -8,4 +8,9 @@ from ramiscore.env import require_secret_key
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ramiscore.settings")
 require_secret_key()
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+# Imported once Django is set up: the gate reads the models' cache keys and the URLconf.
+from games.follow_gate import FollowPollGate  # noqa: E402
+
+application = FollowPollGate(django_application)

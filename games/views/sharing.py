@@ -13,7 +13,6 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -21,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
-from games.follow import follow_state
+from games.follow import follow_etag, follow_state
 from games.selectors import bought_back, partie_shared, partie_state
 from games.views import fragments
 from games.views.partie_page import (
@@ -55,12 +54,14 @@ def partie_unshare(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("partie_detail", args=[partie.pk]) + "?partage#partage")
 
 
-def _follow_etag(state: str, *, live: bool, everything: bool = False) -> str:
-    # The htmx fragment, the full page and the page with every donne are different
-    # representations of one state (games/follow.py). Opaque, as the sheet's: the state
-    # stays on the server.
-    flags = (".live" if live else "") + (".tout" if everything else "")
-    return salted_hmac("ramiscore.follow.etag", state + flags).hexdigest()[:32]
+def follow_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    """What every answer of the share view carries, a 304 from games/follow_gate.py too."""
+    response["ETag"] = etag
+    # Revalidate on every request; the fragment and the page share one URL (Vary).
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 def _gone(request: HttpRequest) -> HttpResponse:
@@ -74,12 +75,13 @@ def _gone(request: HttpRequest) -> HttpResponse:
 def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     """The read-only live view behind a share link, for anyone holding the token. An
     unchanged poll is answered from the shared cache (games/follow.py): a 304 with no body,
-    no session read and no query of the parties."""
+    no session read and no query of the parties; most of them never reach this view
+    (games/follow_gate.py)."""
     state = follow_state(token)
     if state is None:
         return _gone(request)
     everything = "tout" in request.GET
-    etag = quote_etag(_follow_etag(state, live=bool(request.htmx), everything=everything))
+    etag = quote_etag(follow_etag(state, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
@@ -96,7 +98,7 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
             "partie": partie,
             "marque": marque,
             **visible_rows(marque),
-            "live_etag": _follow_etag(state, live=True, everything=everything),
+            "live_etag": follow_etag(state, live=True, everything=everything),
             "grand": grand,
         }
         if grand:
@@ -111,12 +113,7 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
             lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
         )
         response = render(request, template, context)
-    response["ETag"] = etag
-    # Revalidate on every request; the fragment and the page share one URL (Vary).
-    patch_cache_control(response, private=True, no_cache=True)
-    patch_vary_headers(response, ["HX-Request"])
-    response["X-Robots-Tag"] = "noindex"
-    return response
+    return follow_headers(response, etag)
 
 
 @require_GET
