@@ -34,7 +34,7 @@ STATUS_LABELS = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)  # hashable: a row's cells are the key of its drawn HTML
 class Cell:
     points: int | None = None  # None: the player was out of the donne
     total: int | None = None
