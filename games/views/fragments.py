@@ -60,6 +60,9 @@ PAGE_PARTS = {
     "cagnotte": "games/_cagnotte.html",
 }
 CHART = "games/_chart.html"
+# The share link's live fragment of one state: asked by the table's followers within a poll
+# period of each other, then never again (the next write gives a new state).
+FOLLOW_SECONDS = 600
 # Letters and digits only: the token Django checks would refuse it, were it ever posted.
 PLACEHOLDER = "ramiscoreFragmentCsrfPlaceholder0000000000000000000000000000000"
 # The donne form's idempotency key in a kept render; the whole attribute pair is replaced, which
@@ -151,6 +154,17 @@ def key(kind: str, marque: Marque, state: str) -> str:
     drawn = f"{sheet_files.state(partie)}|{code_fingerprint()}|{state}"
     digest = hashlib.sha256(drawn.encode()).hexdigest()[:40]
     return f"fragment:{kind}:{partie.pk}:{digest}"
+
+
+def follow_key(request: HttpRequest, etag: str) -> str:
+    """The key of a share link's live fragment: its ETag names the state and the
+    representation; the path (the big screen, every donne), the language and the time zone
+    what else it is drawn from, and the code fingerprint the release that drew it."""
+    drawn = "|".join(
+        (etag, request.get_full_path(), get_language(),
+         timezone.get_current_timezone_name(), code_fingerprint())
+    )  # fmt: skip
+    return "fragment:follow:" + hashlib.sha256(drawn.encode()).hexdigest()[:40]
 
 
 class Missing(Exception):  # noqa: N818 - a signal, not an error

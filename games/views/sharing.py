@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -83,37 +84,53 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     everything = "tout" in request.GET
     etag = quote_etag(follow_etag(state, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
+        return follow_headers(HttpResponseNotModified(), etag)
+    if not request.htmx:
+        response = _drawn(request, token, state, everything=everything)
     else:
-        # Read after the state: a write committed after this read gives a new state.
-        partie = partie_shared(token)
-        if partie is None:
-            return _gone(request)
-        template = "games/partie_follow.html"
-        if request.htmx:
-            template += "#suivi"
-        marque = load_marque(partie, request)
-        grand = request.GET.get("grand") == "1"
-        context = {
-            "partie": partie,
-            "marque": marque,
-            **visible_rows(marque),
-            "live_etag": follow_etag(state, live=True, everything=everything),
-            "grand": grand,
-        }
-        if grand:
-            # The big screen (a TV, a tablet on the wall) shows the latest donnes that fit
-            # under the scoreboard without scrolling, and no link to older ones.
-            context |= {"rows": marque.rows[-GRAND_ROWS:], "hidden_rows": 0}
-        # Kept rendered by the partie's state (games/views/fragments.py): the followers of one
-        # table draw each new state once between them.
-        context["parts"] = fragments.page_parts(
-            request,
-            {**context, "readonly": True},
-            lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
-        )
-        response = render(request, template, context)
+        # The live fragment of a new state, asked by every follower of the table within a
+        # few seconds: drawn by the first, kept by its ETag (the state) for the others.
+        key = fragments.follow_key(request, etag)
+        html = cache.get(key)
+        if html is None:
+            response = _drawn(request, token, state, everything=everything)
+            if response.status_code == 200:
+                cache.set(key, response.content, fragments.FOLLOW_SECONDS)
+        else:
+            response = HttpResponse(html)
     return follow_headers(response, etag)
+
+
+def _drawn(request: HttpRequest, token: str, state: str, *, everything: bool) -> HttpResponse:
+    """The share page (or its live fragment, for htmx) of ``state``."""
+    # Read after the state: a write committed after this read gives a new state.
+    partie = partie_shared(token)
+    if partie is None:
+        return _gone(request)
+    template = "games/partie_follow.html"
+    if request.htmx:
+        template += "#suivi"
+    marque = load_marque(partie, request)
+    grand = request.GET.get("grand") == "1"
+    context = {
+        "partie": partie,
+        "marque": marque,
+        **visible_rows(marque),
+        "live_etag": follow_etag(state, live=True, everything=everything),
+        "grand": grand,
+    }
+    if grand:
+        # The big screen (a TV, a tablet on the wall) shows the latest donnes that fit
+        # under the scoreboard without scrolling, and no link to older ones.
+        context |= {"rows": marque.rows[-GRAND_ROWS:], "hidden_rows": 0}
+    # Kept rendered by the partie's state (games/views/fragments.py): the followers of one
+    # table draw each new state once between them.
+    context["parts"] = fragments.page_parts(
+        request,
+        {**context, "readonly": True},
+        lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
+    )
+    return render(request, template, context)
 
 
 @require_GET

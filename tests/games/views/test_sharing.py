@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -130,6 +131,36 @@ def test_a_poll_returns_the_live_fragment_then_304_until_something_changes(
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert '<th scope="row">2</th>' in changed.content.decode()
+
+
+def test_the_live_fragment_of_a_new_state_is_drawn_once_for_the_table_s_followers(
+    partie, django_assert_num_queries
+) -> None:
+    url = follow_url(partie)
+    phones = [Client() for _ in range(3)]
+    etags = [phone.get(url, **HTMX)["ETag"] for phone in phones]
+    play(partie, "Bruno", "rami", Anne=hand(points=5), Chloé=hand(points=5))
+    first = phones[0].get(url, HTTP_IF_NONE_MATCH=etags[0], **HTMX)
+    assert first.status_code == 200 and '<th scope="row">2</th>' in first.content.decode()
+    for phone, etag in zip(phones[1:], etags[1:], strict=True):
+        # The state and the kept fragment, both from the cache (here the database's table).
+        with django_assert_num_queries(2):
+            again = phone.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+        assert (again.status_code, again.content) == (200, first.content)
+        assert again["ETag"] == first["ETag"]
+    # The big screen's fragment is another drawing, and so is the page with every donne.
+    grand = phones[0].get(url + "?grand=1", HTTP_IF_NONE_MATCH=etags[0], **HTMX)
+    assert grand.content != first.content and 'class="bigscreen"' in grand.content.decode()
+
+
+def test_a_revoked_link_is_refused_even_where_a_fragment_was_kept(client, partie) -> None:
+    url = follow_url(partie)
+    etag = client.get(url, **HTMX)["ETag"]
+    play(partie, "Bruno", "rami", Anne=hand(points=5), Chloé=hand(points=5))
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 200
+    services.partie_unshare(partie=partie)
+    gone = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert (gone.status_code, gone["HX-Refresh"]) == (404, "true")
 
 
 def test_every_write_changes_the_etag(client, alice) -> None:
