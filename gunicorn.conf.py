@@ -58,3 +58,14 @@ accesslog = _env("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
 loglevel = _env("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%(h)s %({x-forwarded-for}i)s "%(r)s" %(s)s %(B)s %(M)sms "%(a)s"'
+
+
+def post_worker_init(worker) -> None:
+    """The application is loaded (Django, its models, the engine): what it made is kept out of
+    the garbage collector's reach (``gc.freeze``), so that its full passes walk only what the
+    requests make since. Under the evening's load a full pass over the hundred thousand
+    objects of a loaded worker held a request for 100 to 360 ms (README "An evening")."""
+    import gc
+
+    gc.collect()
+    gc.freeze()

@@ -1,8 +1,10 @@
 """Where the time of the cheapest answers goes: /sante/ and the unchanged share poll (a 304
-from the cache), each asked N times through Django's WSGI handler in this process with the
-production settings of the bench (bench/environment.py), under cProfile. Prints the share of
-each part's own time: Django's subpackages (handlers, middleware, URLs, templates…),
-ramiscore's modules, the database driver, the standard library.
+from the cache), each asked N times of ramiscore.wsgi's application (what gunicorn calls: the
+share poll's gate, games/follow_gate.py, then Django) in this process with the production
+settings of the bench (bench/environment.py), under cProfile. Prints the time of a request
+without and with the profiler, and the share of each part's own time: Django's subpackages
+(handlers, middleware, URLs, templates…), ramiscore's modules, the cache's client, the
+standard library.
 
     python -m bench.evening.profile [N]"""
 
@@ -11,15 +13,15 @@ from __future__ import annotations
 import cProfile
 import pstats
 import sys
+import time
 
 from bench.app import Client, User, call_command, services
+from ramiscore.wsgi import application  # after bench.app, which sets the bench's settings
 
 
 def part_of(path: str) -> str:
     """The package a function's own time is counted to: Django's subpackages one by one,
     ramiscore's modules, the other libraries, the standard library."""
-    if "/django/test/" in path:
-        return "Django's test client (not on a real server)"
     if "/site-packages/" in path:
         inner = path.split("/site-packages/", 1)[1].split("/")
         if inner[0] == "django":
@@ -31,14 +33,34 @@ def part_of(path: str) -> str:
     return "standard library and C" if path.startswith(("/", "~", "<")) else path
 
 
-def measure(client: Client, url: str, headers: dict[str, str], n: int) -> pstats.Stats:
-    client.get(url, **headers)  # warm: imports, the connection, the URL resolver
+def environ_of(url: str, headers: dict[str, str]) -> dict:
+    from django.test import RequestFactory
+
+    return RequestFactory(HTTP_HOST="127.0.0.1").get(url, **headers).environ
+
+
+def ask(application, environ: dict) -> int:
+    status: list[str] = []
+    chunks = application(dict(environ), lambda line, _headers, _exc=None: status.append(line))
+    b"".join(chunks)
+    getattr(chunks, "close", lambda: None)()
+    return int(status[0].split()[0])
+
+
+def measure(application, environ: dict, n: int) -> tuple[float, pstats.Stats]:
+    """The CPU time of one request without the profiler, and the profile of ``n`` more."""
+    for _ in range(50):  # warm: imports, the connections, the URL resolver
+        ask(application, environ)
+    started = time.process_time()
+    for _ in range(n):
+        ask(application, environ)
+    plain = (time.process_time() - started) / n
     profile = cProfile.Profile()
     profile.enable()
     for _ in range(n):
-        client.get(url, **headers)
+        ask(application, environ)
     profile.disable()
-    return pstats.Stats(profile)
+    return plain, pstats.Stats(profile)
 
 
 def shares(stats: pstats.Stats, top: int = 12) -> list[tuple[str, float]]:
@@ -61,16 +83,19 @@ def main() -> int:
         owner=owner, name="Profil", preset="classique", joueurs=["Anne", "Bruno"]
     )
     token = services.partie_share(partie=partie).share_token
-    client = Client(HTTP_HOST="127.0.0.1")
     poll = f"/suivre/{token}/"
-    etag = client.get(poll, HTTP_HX_REQUEST="true")["ETag"]
-    for label, url, headers in (
-        ("/sante/", "/sante/", {}),
-        ("unchanged share poll", poll, {"HTTP_HX_REQUEST": "true", "HTTP_IF_NONE_MATCH": etag}),
+    etag = Client(HTTP_HOST="127.0.0.1").get(poll, HTTP_HX_REQUEST="true")["ETag"]
+    unchanged = {"HTTP_HX_REQUEST": "true", "HTTP_IF_NONE_MATCH": etag}
+    for label, url, headers, expected in (
+        ("/sante/", "/sante/", {}, 200),
+        ("unchanged share poll", poll, unchanged, 304),
     ):
-        stats = measure(client, url, headers, n)
+        environ = environ_of(url, headers)
+        assert ask(application, environ) == expected, label
+        plain, stats = measure(application, environ, n)
         per = 1000 * stats.total_tt / n
-        print(f"\n{label}: {per:.2f} ms a request in this process (cProfile on), {n} requests")
+        print(f"\n{label}: {1000 * plain:.2f} ms of CPU a request in this process, {per:.2f} ms")
+        print(f"  under cProfile, {n} requests")
         for part, share in shares(stats):
             print(f"  {part:46} {share:5.1f} %")
     return 0

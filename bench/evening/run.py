@@ -275,7 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", default="25,50,75,100,150,200,300,500,750,1000")
     parser.add_argument("--seconds", type=int, default=60, help="measured time per step")
     parser.add_argument("--fault-tables", type=int, default=100)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per server")
+    # Two per server: both servers share the app core, so four sync workers run on it, about
+    # gunicorn's 2 × cores + 1. With three each (six on the core), a donne's 30 ms of CPU were
+    # shared out with five workers answering polls: its p99 at 200 tables was 389 ms, 143 ms
+    # with two each (README "An evening").
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--no-faults", action="store_true")
     known = ", ".join(PLAYERS)
     parser.add_argument("--only", default="", help=f"these players only, of {known}")

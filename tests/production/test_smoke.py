@@ -68,6 +68,26 @@ def test_the_share_page_and_the_big_screen_without_an_account(production) -> Non
     assert status == 200
 
 
+def test_a_follower_s_unchanged_poll_is_a_304_with_the_page_s_security_headers(production):
+    """Through Caddy and gunicorn: answered by the gate before Django (games/follow_gate.py)."""
+    visitor = Client(production.caddy.port, tls=True)
+    path = f"/suivre/{production.token}/"
+    live = {"HX-Request": "true"}
+    status, headers, _body = visitor.request("GET", path, headers=live)
+    assert status == 200
+    etag = headers["ETag"]
+    status, headers, body = visitor.request("GET", path, headers={**live, "If-None-Match": etag})
+    assert (status, body, headers["ETag"]) == (304, b"", etag)
+    assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
+    assert headers["Cache-Control"] == "private, no-cache"
+    assert headers["Vary"] == "HX-Request, Accept-Language"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Content-Security-Policy"].startswith("default-src 'self'")
+    # Another representation's ETag is not this one's: the fragment is drawn.
+    status, _headers, body = visitor.request("GET", path, headers={"If-None-Match": etag})
+    assert status == 200 and "Mardi soir" in body.decode()
+
+
 @pytest.mark.parametrize(
     "path", ["/comptes/connexion/", "/comptes/inscription/", "/hors-ligne/", "/sante/"]
 )
