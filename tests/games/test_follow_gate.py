@@ -105,8 +105,9 @@ def test_an_unchanged_poll_is_answered_before_django_as_django_answers_it(
     with CaptureQueriesContext(connection) as queries:
         answer = call(gate, url(partie, query), HTTP_IF_NONE_MATCH=etag, **headers)
     assert (answer.status, answer.body, django_app.calls) == (304, b"", calls)
-    # The cache's table only (the test settings' cache is the database): no partie, no session.
-    assert [q["sql"].count('"ramiscore_cache"') for q in queries.captured_queries] == [1]
+    # No partie, no session: at most the cache's read, when the cache is the database's.
+    other = [q["sql"] for q in queries.captured_queries if '"ramiscore_cache"' not in q["sql"]]
+    assert other == [] and len(queries.captured_queries) <= 1
     django = call(django_app, url(partie, query), HTTP_IF_NONE_MATCH=etag, **headers)
     assert django.status == 304
     assert answer.headers == representation_left_out(django.headers)
