@@ -85,28 +85,28 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     etag = quote_etag(follow_etag(state, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         return follow_headers(HttpResponseNotModified(), etag)
-    if not request.htmx:
-        response = _drawn(request, token, state, everything=everything)
-    else:
-        # The live fragment of a new state, asked by every follower of the table within a
-        # few seconds: drawn by the first, kept by its ETag (the state) for the others.
-        key = fragments.follow_key(request, etag)
-        html = cache.get(key)
-        if html is None:
-            response = _drawn(request, token, state, everything=everything)
-            if response.status_code == 200:
-                cache.set(key, response.content, fragments.FOLLOW_SECONDS)
-        else:
-            response = HttpResponse(html)
+    # The live fragment of a new state is asked by every follower of the table within a few
+    # seconds: drawn by the first, kept by its ETag (the state) for the others.
+    key = fragments.follow_key(request, etag) if request.htmx else None
+    html = cache.get(key) if key else None
+    if html is not None:
+        return follow_headers(HttpResponse(html), etag)
+    response = _drawn(request, token, state, everything=everything)
+    if response is None:
+        return _gone(request)
+    if key:
+        cache.set(key, response.content, fragments.FOLLOW_SECONDS)
     return follow_headers(response, etag)
 
 
-def _drawn(request: HttpRequest, token: str, state: str, *, everything: bool) -> HttpResponse:
-    """The share page (or its live fragment, for htmx) of ``state``."""
+def _drawn(
+    request: HttpRequest, token: str, state: str, *, everything: bool
+) -> HttpResponse | None:
+    """The share page (or its live fragment, for htmx) of ``state``; None: the link is gone."""
     # Read after the state: a write committed after this read gives a new state.
     partie = partie_shared(token)
     if partie is None:
-        return _gone(request)
+        return None
     template = "games/partie_follow.html"
     if request.htmx:
         template += "#suivi"
