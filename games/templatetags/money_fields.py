@@ -1,8 +1,8 @@
 """``{% money_fields money_form %}``: the four fields of the money form (the cagnotte's "Modifier
-l'argent"), drawn once per process for the values they show. The page draws its cagnotte anew
-after each donne and the money seldom changes; crispy's four fields were most of that draw.
-A bound form (posted, perhaps refused) is drawn as it is, with what was typed and its errors.
-The templates do not change while a process runs, so nothing else can make them stale."""
+l'argent"), drawn once per process for the values they show (games/display/drawn.py). The page
+draws its cagnotte anew after each donne and the money seldom changes; crispy's four fields
+were most of that draw. A bound form (posted, perhaps refused) is drawn as it is, with what was
+typed and its errors."""
 
 from __future__ import annotations
 
@@ -11,26 +11,20 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from games.display.drawn import DrawnOnce
 from games.forms import MoneyForm
 
 register = template.Library()
 FIELDS = "games/_money_fields.html"
-KEPT = 5_000  # sets of stakes; past that the kept ones are dropped and drawn again
-_drawn: dict[tuple, SafeString] = {}
+STAKES = DrawnOnce(5_000)  # sets of stakes
 
 
 @register.simple_tag
 def money_fields(form: MoneyForm) -> SafeString:
+    def draw() -> str:
+        return render_to_string(FIELDS, {"money_form": form})
+
     if form.is_bound:
-        return _draw(form)
+        return mark_safe(draw())  # noqa: S308 - the template escapes what was typed
     key = (get_language(), *(str(form[name].value()) for name in MoneyForm.Meta.fields))
-    html = _drawn.get(key)
-    if html is None:
-        if len(_drawn) >= KEPT:
-            _drawn.clear()
-        html = _drawn[key] = _draw(form)
-    return html
-
-
-def _draw(form: MoneyForm) -> SafeString:
-    return mark_safe(render_to_string(FIELDS, {"money_form": form}))  # noqa: S308 - escaped
+    return STAKES.get(key, draw)
