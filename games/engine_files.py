@@ -74,7 +74,9 @@ class EngineFinder(BaseFinder):
 
     def find(self, path: str, find_all: bool = False, **kwargs: object) -> str | list[str]:
         if path != ENGINE_ZIP:
-            return [] if find_all or kwargs.get("all") else ""
+            # [], not "": finders.find() takes any non-list as a match, so a missing static
+            # file came back as [""], and the test server answered 500 for it, not 404.
+            return []
         found = str(write_engine_zip(build_dir()))
         return [found] if find_all or kwargs.get("all") else found
 

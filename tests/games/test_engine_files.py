@@ -10,9 +10,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.views import serve
+from django.http import Http404
 from django.templatetags.static import static
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from games import engine_files
 
@@ -40,6 +43,19 @@ def test_the_finder_finds_it_where_the_pages_point() -> None:
     assert Path(found).read_bytes() == engine_files.engine_zip_bytes()
     listed = [path for finder in finders.get_finders() for path, _ in finder.list([])]
     assert listed.count(engine_files.ENGINE_ZIP) == 1
+
+
+def test_a_file_no_finder_has_is_not_found() -> None:
+    assert finders.find("js/no-such-file.js") is None
+    assert finders.find("js/no-such-file.js", find_all=True) == []
+
+
+def test_a_missing_static_file_is_a_404_from_the_live_servers_static_view() -> None:
+    # The view behind the browser tests' live server (StaticFilesHandler).
+    with pytest.raises(Http404):
+        serve(
+            RequestFactory().get("/static/js/no-such-file.js"), "js/no-such-file.js", insecure=True
+        )
 
 
 def test_whitenoise_serves_it() -> None:
