@@ -49,6 +49,17 @@
         delete waiting[answer.id];
         if (answer.ok) pending.resolve(answer); else pending.reject(new Error(answer.error));
       });
+      // The worker's own script did not load (offline before the service worker kept it, for
+      // one): no answer will ever come, so what waits fails now, and the next engine() starts
+      // a new worker instead of waiting on this one for the rest of the page's life.
+      worker.addEventListener("error", function (event) {
+        const error = new Error("engine worker: " + (event.message || "not loaded"));
+        Object.keys(waiting).forEach(function (id) {
+          const pending = waiting[id];
+          delete waiting[id];
+          pending.reject(error);
+        });
+      });
       ready = ask({ type: "init", pyodide: files.dataset.pyodide, engine: files.dataset.engine })
         .then(function () { document.body.dataset.engine = "ready"; })
         .catch(function (error) { ready = null; worker.terminate(); throw error; });

@@ -103,3 +103,25 @@ def test_a_reload_offline_replays_again_and_the_servers_word_is_the_truth(phone,
     )
     expect_totals(phone, {"Anne": 1, "Bruno": 2, "Chloé": 3, "David": -10})
     shot(phone, "provisional-differs")
+
+
+def test_a_worker_that_cannot_load_fails_and_the_next_start_tries_again(phone, alice):
+    """The worker's script unreachable (offline before the service worker kept it, here a
+    name that is not served): the engine's start fails instead of waiting for ever, and a
+    later start makes a new worker."""
+    partie = make_partie(alice, joueurs=FOUR)
+    phone.goto(f"/parties/{partie.pk}/")
+    phone.wait_for_selector("#donne-form[data-ready]")
+    files = phone.locator("#engine-files")
+    worker = files.get_attribute("data-worker")
+    files.evaluate("el => { el.dataset.worker = '/static/js/no-such-worker.js'; }")
+    # Not awaited here: page.evaluate has no timeout, and the start that hangs is the bug.
+    phone.evaluate(
+        "() => { RamiProvisional.engine().catch(e => { document.body.dataset.failed = e; }); }"
+    )
+    expect(phone.locator("body")).to_have_attribute(
+        "data-failed", re.compile("^Error: engine worker")
+    )
+    files.evaluate("(el, url) => { el.dataset.worker = url; }", worker)
+    phone.evaluate("RamiProvisional.engine()")
+    expect(phone.locator("body")).to_have_attribute("data-engine", "ready", timeout=90_000)
