@@ -60,33 +60,24 @@ def _key_or_none(key: Any) -> Any:
         return None
 
 
-def partie_state_of(owner, pk: int, *, last: int | None, key: Any = None) -> PartieState | None:
+def partie_state_of(
+    owner, pk: int, *, last: int | None, key: Any = None, latest: bool = True
+) -> PartieState | None:
     """The partie ``pk`` of ``owner`` (None: not his) as a write reads it before taking its
     lock, in two queries: the partie, its stored result and its players in one, with who
-    dealt the latest donne, its key and whether ``key`` was recorded or deleted; then its
-    ``last`` states. The write then checks that the revision read is still the partie's
+    dealt the latest donne, its key and id and whether it has decisions (``latest``: a new
+    donne needs none of them, the dealer chosen on its form, and leaves them UNKNOWN: what
+    asks for one reads it) and whether ``key`` was recorded or deleted; then its ``last``
+    states. The write then checks that the revision read is still the partie's
     (services/locked.py ``claim``): whatever changed since moved it."""
     key = _key_or_none(key)
-    latest = Donne.objects.filter(partie=OuterRef("partie_id")).order_by("-number")
     rows = (
         Joueur.objects.filter(partie_id=pk, partie__owner=owner)
         .select_related("partie", "partie__result", "habitue")
         .order_by("seat")
-        .annotate(
-            latest_dealer=Subquery(latest.values("dealer_id")[:1]),
-            latest_key=Subquery(latest.values("idempotency_key")[:1]),
-            latest_pk=Subquery(latest.values("pk")[:1]),
-            latest_decided=Exists(
-                Rachat.objects.filter(
-                    donne=Subquery(
-                        Donne.objects.filter(partie=OuterRef(OuterRef("partie_id")))
-                        .order_by("-number")
-                        .values("pk")[:1]
-                    )
-                )
-            ),
-        )
     )
+    if latest:
+        rows = _with_latest(rows)
     if key is not None:
         rows = rows.annotate(
             done=Subquery(
@@ -106,13 +97,33 @@ def partie_state_of(owner, pk: int, *, last: int | None, key: Any = None) -> Par
         joueur.partie = partie
     state = _state_of(partie, joueurs, last)
     first = joueurs[0]
-    state.last_dealer_id = first.latest_dealer
-    state.last_key = first.latest_key
-    state.last_decided = first.latest_decided
-    state.last_pk = first.latest_pk
+    if latest:
+        state.last_dealer_id = first.latest_dealer
+        state.last_key = first.latest_key
+        state.last_decided = first.latest_decided
+        state.last_pk = first.latest_pk
     if key is not None:
         state.done_id, state.deleted = first.done, first.gone
     return state
+
+
+def _with_latest(rows: QuerySet[Joueur]) -> QuerySet[Joueur]:
+    """Who dealt the partie's latest donne, its key, its id, and whether it has decisions."""
+    latest = Donne.objects.filter(partie=OuterRef("partie_id")).order_by("-number")
+    return rows.annotate(
+        latest_dealer=Subquery(latest.values("dealer_id")[:1]),
+        latest_key=Subquery(latest.values("idempotency_key")[:1]),
+        latest_pk=Subquery(latest.values("pk")[:1]),
+        latest_decided=Exists(
+            Rachat.objects.filter(
+                donne=Subquery(
+                    Donne.objects.filter(partie=OuterRef(OuterRef("partie_id")))
+                    .order_by("-number")
+                    .values("pk")[:1]
+                )
+            )
+        ),
+    )
 
 
 def partie_shared(token: str) -> Partie | None:

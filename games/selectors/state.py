@@ -128,6 +128,14 @@ class PartieState:
         move it; a donne, a decision, an option or the end does)."""
         return str(self.partie.revision)
 
+    def latest_key(self) -> Any:
+        """The latest donne's idempotency key (None: no donne yet), read if this state was
+        loaded without it (selectors.partie_state_of ``latest``)."""
+        if self.last_key is UNKNOWN:
+            latest = Donne.objects.filter(partie=self.partie).order_by("-number")
+            self.last_key = latest.values_list("idempotency_key", flat=True).first()
+        return self.last_key
+
     def next_dealer(self, in_race: list[str], number: int) -> Joueur | None:
         """The dealer of donne ``number`` about to be recorded (games/dealing.py)."""
         if self.last_dealer_id is UNKNOWN or number != self.summary.recorded + 1:

@@ -80,8 +80,8 @@ def summary_of(partie: Partie) -> Summary:
     return read_summary(partie)[0]
 
 
-def _states(rows) -> list[DonneState]:
-    return [DonneState.from_storage(json.loads(r.state)) for r in rows]
+def _states(stored) -> list[DonneState]:
+    return [DonneState.from_storage(json.loads(state)) for state in stored]
 
 
 def states_of(
@@ -91,9 +91,11 @@ def states_of(
     rows = DonneResult.objects.filter(partie=partie)
     if since is not None:
         rows = rows.filter(number__gte=since)
+    # The JSON alone: a page reads thirty of them on every request, and no model is needed.
     if last is not None:
-        return _states(reversed(list(rows.order_by("-number")[:last])))
-    return _states(rows.order_by("number"))
+        newest = rows.order_by("-number").values_list("state", flat=True)[:last]
+        return _states(reversed(list(newest)))
+    return _states(rows.order_by("number").values_list("state", flat=True))
 
 
 def state_at(partie: Partie, number: int) -> DonneState | None:

@@ -199,7 +199,7 @@ def _dealer(
 def _check_follows(
     state: PartieState, after_key: uuid.UUID, players: list[Joueur] | None, in_race: list
 ) -> None:
-    if state.last_key != after_key:
+    if state.latest_key() != after_key:
         raise PartieError("donne_intercalee")
     names = {getattr(j, "name", j) for j in in_race}
     if players is not None and {j.name for j in players} != names:

@@ -75,11 +75,11 @@ def _record(state: PartieState, form: DonneForm) -> services.DonneRecorded:
 
 
 def _state_for(request: HttpRequest, pk: int) -> PartieState:
-    """The partie of this account as the write reads it (another account gets a 404, as
-    ``get_partie_for_user`` answers)."""
-    state = partie_state_of(
-        request.user, pk, last=RECENT_DONNES, key=request.POST.get("idempotency_key")
-    )
+    """The partie of this account as a new donne's write reads it (another account gets a
+    404, as ``get_partie_for_user`` answers); nothing of the latest donne is read before it is
+    needed: the form names its dealer."""
+    key = request.POST.get("idempotency_key")
+    state = partie_state_of(request.user, pk, last=RECENT_DONNES, key=key, latest=False)
     if state is None:
         raise Http404
     return state
