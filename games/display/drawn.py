@@ -7,6 +7,7 @@ again as they are asked (a dict read and a dict write, safe between a worker's t
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
@@ -24,3 +25,12 @@ class DrawnOnce:
             # Drawn by our templates, which escape what a player typed.
             html = self._drawn[key] = mark_safe(draw())  # noqa: S308
         return html
+
+
+def form_part(kept: DrawnOnce, form: Any, key: Hashable, draw: Callable[[], str]) -> SafeString:
+    """A part of a form: an unbound one's drawn once per ``key`` (what it shows follows from
+    it), a bound one (posted, perhaps refused) drawn as it is, with what was typed and its
+    errors."""
+    if form.is_bound:
+        return mark_safe(draw())  # noqa: S308 - the template escapes what was typed
+    return kept.get(key, draw)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from django import template
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from games.display.drawn import DrawnOnce
+from games.display.drawn import DrawnOnce, form_part
 from games.forms import MoneyForm
 
 register = template.Library()
@@ -24,7 +24,5 @@ def money_fields(form: MoneyForm) -> SafeString:
     def draw() -> str:
         return render_to_string(FIELDS, {"money_form": form})
 
-    if form.is_bound:
-        return mark_safe(draw())  # noqa: S308 - the template escapes what was typed
     key = (get_language(), *(str(form[name].value()) for name in MoneyForm.Meta.fields))
-    return STAKES.get(key, draw)
+    return form_part(STAKES, form, key, draw)
