@@ -50,10 +50,35 @@ def test_marking_payments_on_a_phone(page, live_server, screenshot) -> None:
     # End the partie (docs/rules.md R21): the evening now counts it, with who pays whom.
     page.locator("#actions summary", has_text="Terminer la partie").click()
     page.locator("#actions button", has_text="Oui, terminer maintenant").click()
-    assert "Règlement final" in page.locator("#reglement").inner_text()
+    # Waited for: the page is drawn anew after the post (read at once, it can be read mid-way).
+    expect(page.locator("#reglement")).to_contain_text("Règlement final")
     page.goto("/argent/")
     virements = page.locator(".soiree .virement").all_inner_texts()
     assert "Chloé donne 1,00\u00a0€ à Alice" in virements
     # Alice's unpaid stake is in those transfers, not asked a second time.
     assert page.locator(".impaye").count() == 0
     screenshot("money-comptes")
+
+
+def test_the_money_settings_read_whole_on_a_phone(page, live_server, screenshot) -> None:
+    alice = make_user("alice")
+    partie = make_partie(alice, point_value=Decimal("0.10"))
+    _login(page, live_server, alice)
+    page.goto(f"/parties/{partie.pk}/")
+    page.locator("#modifier-argent summary").click()
+    settlement = page.locator("#id_settlement")
+    expect(settlement).to_have_value("gagnant")
+    # The chosen way of settling is shown whole, not cut at half the width of the phone.
+    assert settlement.evaluate(
+        """select => {
+            const style = getComputedStyle(select);
+            const canvas = document.createElement("canvas").getContext("2d");
+            canvas.font = style.font;
+            const text = canvas.measureText(select.selectedOptions[0].text).width;
+            const room = select.clientWidth - parseFloat(style.paddingLeft)
+                - parseFloat(style.paddingRight);
+            return text <= room;
+        }"""
+    )
+    page.locator("#modifier-argent").scroll_into_view_if_needed()
+    screenshot("money-settings", full_page=False)
