@@ -749,8 +749,32 @@
     refresh();
   }
 
+  function register() {
+    return navigator.serviceWorker.register(body.dataset.sw, { scope: "/" });
+  }
+
+  // Firefox (ESR 153) can drop the worker's registration (its fault mitigation), and the next
+  // reload offline would meet the browser's error page: once a swap has settled, a page that
+  // finds no registration registers the worker again and has it keep this page.
+  function stillRegistered() {
+    if (!navigator.serviceWorker || !body.dataset.sw) return;
+    navigator.serviceWorker.getRegistration().then(function (found) {
+      if (found) return null;
+      return register().then(function () { return navigator.serviceWorker.ready; })
+        .then(function (registration) { introduce(registration, true); });
+    }).catch(function () {});
+  }
+
+  // The worker told whose pages it keeps (the account's marker) and, if asked, to keep this one.
+  function introduce(registration, keep) {
+    const worker = registration.active;
+    if (!worker) return;
+    worker.postMessage({ type: "account", marker: accountMarker() });
+    if (keep) keepThisPage(registration);
+  }
+
   if (navigator.serviceWorker && body.dataset.sw) {
-    navigator.serviceWorker.register(body.dataset.sw, { scope: "/" }).catch(function () {});
+    register().catch(function () {});
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "queue") settle(event.data.result);
     });
@@ -762,6 +786,7 @@
       setup();
       send();  // a rachat decision just taken: what waited behind it can go
       keepThisPage(null);
+      stillRegistered();
       // Saved: the focus on the next winner (not when the form came back with its errors).
       const form = document.getElementById("donne-form");
       const winner = form && !form.querySelector("#donne-errors") && !typing() &&
@@ -770,6 +795,14 @@
     }
   });
   document.addEventListener("htmx:sendError", function (event) {
+    // The fresh marque (asked for by freshMarque, from <body>) that did not come: the page
+    // says it is offline, and asks again once the server answers (probe, then send).
+    const target = event.detail.target;
+    if (event.detail.elt === document.body && target && target.id === "partie-body") {
+      failed = true;
+      freshOwed = true;
+      refresh();
+    }
     // A live count that cannot reach the server: the engine counts the hand on reconnection.
     if (event.detail.elt && event.detail.elt.matches("[data-preview]")) {
       failed = true;
@@ -786,7 +819,8 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     // A live count that comes back after the save emptied the form: never under empty fields.
     if (event.detail.elt && event.detail.elt.matches("[data-preview]")) clearPreviews();
-    if (event.detail.successful && isOffline()) { backOnline(); send(); }
+    const answered = event.detail.successful && !(event.detail.xhr || {}).lostAnswer;
+    if (answered && isOffline()) { backOnline(); send(); }
   });
   document.addEventListener("submit", function (event) {
     // "Annuler la dernière donne" with donnes waiting here: the last of them leaves the queue.
@@ -815,8 +849,8 @@
   // The page opened before the worker controlled it (the first visit), or changed since:
   // kept now, with the files it uses, for a reload offline.
   function keepThisPage(registration) {
-    const worker = (navigator.serviceWorker && navigator.serviceWorker.controller) ||
-      (registration && registration.active);
+    const worker = (registration && registration.active) ||
+      (navigator.serviceWorker && navigator.serviceWorker.controller);
     if (!worker) return;
     const files = Array.from(document.querySelectorAll("script[src], link[rel=stylesheet][href], img[src]"))
       .map(function (el) { return el.src || el.href; });
@@ -882,11 +916,8 @@
   const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
   if (navigator.serviceWorker) {
     navigator.serviceWorker.ready.then(function (registration) {
-      const worker = registration.active;
-      if (!worker) return;
-      worker.postMessage({ type: "account", marker: accountMarker() });
       // A page the worker served was kept on its way; one it did not (the first visit) now.
-      if (body.dataset.served !== "cache" && !controlledAtLoad) keepThisPage(registration);
+      introduce(registration, body.dataset.served !== "cache" && !controlledAtLoad);
     }).catch(function () {});
   }
   offlinePage();

@@ -405,6 +405,22 @@
     once(root, "#partie-form", setupPresets);
   }
 
+  // An answer cut by the network can reach htmx as a success with no header and no body (seen
+  // in Chromium when the wifi drops as the answer comes): swapped, it would blank the part it
+  // replaces. It is a lost answer: not swapped, and told as a failed send, so that a donne
+  // goes to the phone's queue (static/js/offline.js) with its key and a form says so.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || xhr.getAllResponseHeaders() || xhr.responseText) return;
+    event.detail.shouldSwap = false;
+    xhr.lostAnswer = true;  // htmx still calls it successful (htmx:afterRequest)
+    const config = event.detail.requestConfig;
+    const sender = (config && config.elt) || document.body;  // not detail.elt: the target
+    htmx.trigger(sender, "htmx:sendError", {
+      elt: sender, xhr: xhr, target: event.detail.target, requestConfig: config,
+    });
+  });
+
   document.documentElement.classList.add("js");
   if (window.htmx) {
     // The page (htmx:load on <body>) and then only what each swap brings in. htmx is loaded

@@ -180,6 +180,27 @@ def test_offline_the_partie_reloads_from_the_phone(phone, relay, alice):
     expect(phone.locator("#offline-banner")).to_be_hidden()
 
 
+def test_a_dropped_registration_is_made_again_and_the_page_still_reloads_offline(
+    phone, relay, alice
+):
+    """What Firefox ESR 153 does at times after a catch-up, done here on purpose."""
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    registered = "() => navigator.serviceWorker.getRegistration().then(r => Boolean(r && r.active))"
+    phone.evaluate("navigator.serviceWorker.getRegistration().then(r => r.unregister())")
+    assert not phone.evaluate(registered)
+    # The next swap settles (a donne recorded online): the page registers the worker again.
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
+    until(phone, registered)
+    until_kept(phone, f'data-partie="{partie.pk}" data-number="2"')
+    relay.stop()
+    phone.reload()
+    expect(phone.locator("#offline-banner")).to_contain_text("Hors ligne")
+    expect(phone.locator("#marque tbody tr").first).to_contain_text("12")
+    expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
+
+
 def test_two_donnes_offline_wait_then_go_once_each_in_order(phone, relay, alice):
     partie = make_partie(alice, joueurs=FOUR)
     open_controlled(phone, partie)

@@ -335,3 +335,58 @@ def test_donnes_queued_under_the_old_field_names_are_sent_after_the_update(phone
     ]
     first = Donne.objects.get(partie=partie, number=1)
     assert first.hands.get(joueur__name="David").cards == "K Q J"
+
+
+def lose_answers(page, pattern: re.Pattern, method: str):
+    """The wifi drops as the answer comes: the request reaches the server, and the phone gets
+    a success with no header and no body (what Chromium showed htmx in that case)."""
+
+    def cut(route):
+        if route.request.method != method or not route.request.headers.get("hx-request"):
+            return route.fallback()
+        route.fetch()
+        route.fulfill(status=200, body="", headers={})
+
+    page.route(pattern, cut)
+
+
+def test_a_donne_whose_answer_is_lost_waits_with_its_key_and_counts_once(phone, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    phone.goto(f"/parties/{partie.pk}/")
+    phone.wait_for_selector("#donne-form[data-offline-ready]")
+    # The save only: the live counts (donnes/apercu/) go through as usual.
+    lose_answers(phone, re.compile(rf"/parties/{partie.pk}/donnes/$"), "POST")
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    # The page keeps its marque; the donne (stored, but the phone cannot know) waits here.
+    expect(queued_rows(phone)).to_have_count(1)
+    expect(phone.locator("#partie-body")).to_have_count(1)
+    expect(phone.locator("#offline-banner")).to_contain_text("1 donne en attente d'envoi")
+    assert stored(partie) == [(1, "Anne", {"Bruno": 12, "Chloé": 7, "David": 30})]
+    # Answers come again: sent with the same key, it is the donne already there, not a second.
+    phone.unroute_all(behavior="ignoreErrors")
+    phone.evaluate("RamiOffline.send()")
+    expect(queued_rows(phone)).to_have_count(0)
+    expect(count_line(phone)).to_have_text("1 donne")
+    expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
+    assert stored(partie) == [(1, "Anne", {"Bruno": 12, "Chloé": 7, "David": 30})]
+
+
+def test_a_lost_fresh_marque_is_asked_again_once_the_server_answers(phone, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    phone.goto(f"/parties/{partie.pk}/")
+    phone.wait_for_selector("#donne-form[data-offline-ready]")
+    page_url = re.compile(rf"/parties/{partie.pk}/$")
+    lose_answers(phone, page_url, "GET")
+    # Another phone records a donne; this one hears of it (another tab's answer) and asks.
+    play(partie, "David", "rami", Anne=hand(points=1), Bruno=hand(points=2), Chloé=hand(points=3))
+    answered = f"RamiQueue.ANSWERED + '{partie.pk}'"
+    phone.evaluate(f"window.dispatchEvent(new StorageEvent('storage', {{key: {answered}}}))")
+    # Lost: the page keeps what it showed, and says it is offline rather than look current.
+    expect(phone.locator("#offline-banner")).to_contain_text("Hors ligne")
+    expect(phone.locator("#marque")).to_contain_text("Aucune donne pour l'instant.")
+    expect(phone.locator("#donne-form .winner-grid label")).to_have_count(4)
+    # The server answers again: the marque is asked for again, and drawn.
+    phone.unroute_all(behavior="ignoreErrors")
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(count_line(phone)).to_have_text("1 donne")
+    expect(phone.locator("#offline-banner")).to_be_hidden()
