@@ -187,6 +187,22 @@ class BigScreen(Poller):
         return TABLES[next(self.seat) * 10 % COUNT]
 
 
+class Floor(FastHttpUser):
+    """Not of the evening (asked by name only, bench/evening/run.py CEILING): a table whose
+    three followers' polls, one a second between them, each cost what /sante/ costs."""
+
+    fixed_count = COUNT
+    wait_time = every(1.0)
+
+    def on_start(self) -> None:
+        self.beat = time.monotonic() + random.uniform(0, 1.0)
+        time.sleep(max(0.0, self.beat - time.monotonic()))
+
+    @task
+    def poll(self) -> None:
+        self.client.get("/sante/", headers={"Accept-Language": "fr"}, name="floor poll")
+
+
 class Exporter(FastHttpUser):
     fixed_count = max(1, COUNT // 100)
     wait_time = between(20, 40)

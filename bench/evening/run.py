@@ -40,10 +40,15 @@ PLAYERS = {
     "BigScreen": lambda tables: max(1, tables // 10),
     "Exporter": lambda tables: max(1, tables // 100),
 }
+# Not of the evening: asked by name (--only Floor), a table whose three followers' polls each
+# cost what /sante/ does, the cheapest answer Django gives. How many of those the app core
+# holds is the most any poll served by the app servers could reach.
+CEILING = {"Floor": lambda tables: tables}
 
 
 def users_for(tables: int, only: tuple[str, ...] = ()) -> int:
-    return sum(count(tables) for name, count in PLAYERS.items() if not only or name in only)
+    players = {**PLAYERS, **CEILING}
+    return sum(count(tables) for name, count in players.items() if name in (only or PLAYERS))
 
 
 def locust(
@@ -66,28 +71,32 @@ def locust(
         "-u", str(users), "-r", str(rate),
         "-t", f"{seconds + users // rate + WARMUP_S + 5}s",
         "--host", stack.url, "--csv", str(prefix), "--reset-stats", "--only-summary",
-        "--stop-timeout", "10", "--loglevel", "WARNING", *only,
+        "--stop-timeout", "10", "--loglevel", "WARNING", *(only or PLAYERS),
     ]  # fmt: skip
     if cpus:
         command = ["taskset", "-c", cpus, *command]
-    busy = CpuSampler()
+    busy = CpuSampler(stack.sessions())
     busy.start()
     with open(f"{prefix}.log", "w", encoding="utf-8") as log:
         subprocess.run(command, env=env, cwd=ROOT, check=False, stdout=log, stderr=log)
     busy.stop.set()
     stats = read_stats(prefix, tables, stack.access_log)
     measured = json.loads(Path(f"{prefix}_measured.json").read_text(encoding="utf-8"))
-    stats["cpu_busy"] = busy.share(measured["from_epoch"], measured["to_epoch"])
+    window = measured["from_epoch"], measured["to_epoch"]
+    stats["cpu_busy"] = busy.share(*window)
+    stats["cpu_of"] = busy.used(*window)
     return stats
 
 
 class CpuSampler(threading.Thread):
     """How busy each CPU was (from /proc/stat, once a second): is the app servers' core the
-    limit, or something else?"""
+    limit, or something else? And what the processes of each group (the app servers, their
+    task runners: ``Stack.sessions``) used of it, in cores."""
 
-    def __init__(self) -> None:
+    def __init__(self, sessions: dict[str, set[int]]) -> None:
         super().__init__(daemon=True)
-        self.samples: list[tuple[float, dict[str, tuple[int, int]]]] = []
+        self.sessions = sessions
+        self.samples: list[tuple[float, dict[str, tuple[int, int]], dict[str, int]]] = []
         self.stop = threading.Event()
 
     @staticmethod
@@ -103,19 +112,50 @@ class CpuSampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.is_set():
-            self.samples.append((time.time(), self.read()))
+            self.samples.append((time.time(), self.read(), session_ticks(self.sessions)))
             time.sleep(1)
 
+    def _ends(self, start: float, end: float):
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        return (inside[0], inside[-1]) if len(inside) >= 2 else (None, None)
+
     def share(self, start: float, end: float) -> dict[str, float]:
-        inside = [(t, c) for t, c in self.samples if start <= t <= end]
-        if len(inside) < 2:
+        first, last = self._ends(start, end)
+        if first is None:
             return {}
-        (_t0, first), (_t1, last) = inside[0], inside[-1]
+        first, last = first[1], last[1]
         return {
             name: round(1 - (last[name][1] - first[name][1]) / (last[name][0] - first[name][0]), 2)
             for name in first
             if last[name][0] > first[name][0]
         }
+
+    def used(self, start: float, end: float) -> dict[str, float]:
+        """Cores used by each group between start and end (a process killed meanwhile takes
+        what it used with it)."""
+        first, last = self._ends(start, end)
+        if first is None:
+            return {}
+        seconds = (last[0] - first[0]) * os.sysconf("SC_CLK_TCK")
+        return {name: round((last[2][name] - first[2][name]) / seconds, 2) for name in first[2]}
+
+
+def session_ticks(sessions: dict[str, set[int]]) -> dict[str, int]:
+    """The CPU ticks (user and system) used so far by the processes of each group, a group
+    being the sessions its processes run in (each server starts one with its workers)."""
+    ticks = dict.fromkeys(sessions, 0)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        for name, ids in sessions.items():
+            if int(fields[3]) in ids:
+                ticks[name] += int(fields[11]) + int(fields[12])
+    return ticks
 
 
 def read_stats(prefix: Path, tables: int, access_log: Path) -> dict:
@@ -147,6 +187,7 @@ KINDS = [
     ("GET", re.compile(r"/suivre/[^/?]+/"), "follow poll"),
     ("GET", re.compile(r"/parties/\d+/export\.csv"), "export csv"),
     ("GET", re.compile(r"/parties/\d+/marque\.pdf"), "pdf"),
+    ("GET", re.compile(r"/sante/"), "floor poll"),
 ]
 
 
@@ -281,11 +322,11 @@ def main(argv: list[str] | None = None) -> int:
     # with two each (README "An evening").
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--no-faults", action="store_true")
-    known = ", ".join(PLAYERS)
+    known = ", ".join([*PLAYERS, *CEILING])
     parser.add_argument("--only", default="", help=f"these players only, of {known}")
     args = parser.parse_args(argv)
     only = tuple(name for name in args.only.split(",") if name)
-    if unknown := sorted(set(only) - set(PLAYERS)):
+    if unknown := sorted(set(only) - set(PLAYERS) - set(CEILING)):
         parser.error(f"--only: {', '.join(unknown)}: not one of {known}")
     steps = [int(s) for s in args.steps.split(",")]
     cores = os.cpu_count() or 1
@@ -356,5 +397,5 @@ def print_step(step: dict) -> None:
             f"  proxy p50 {p['p50_ms']:6.1f} p99 {p['p99_ms']:6.1f} ms, {p['errors']} errors"
             f"  | Locust p50 {k['p50_ms']:6.0f} p99 {k['p99_ms']:6.0f} ms, {k['failures']} failed"
         )
-    print(f"  CPU busy: {step.get('cpu_busy', {})}")
+    print(f"  CPU busy: {step.get('cpu_busy', {})}, used by: {step.get('cpu_of', {})}")
     print("  held" if step["held"] else "  did not hold")

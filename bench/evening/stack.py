@@ -206,6 +206,14 @@ class Stack:
         )  # fmt: skip
         wait_for(lambda: answers(self.ports["proxy"]), "Caddy")
 
+    def sessions(self) -> dict[str, set[int]]:
+        """The app servers and the task runners, each started in a session of its own."""
+        started = {name: proc.pid for name, proc in self.procs.items()}
+        return {
+            "app servers": {pid for name, pid in started.items() if name in ("app1", "app2")},
+            "task runners": {pid for name, pid in started.items() if name.endswith("-tasks")},
+        }
+
     @property
     def access_log(self) -> Path:
         return self.tmp / "access.log"
