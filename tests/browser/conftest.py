@@ -86,12 +86,52 @@ def _live_server_quiet_before_flush(request, _django_db_helper) -> Iterator[None
         time.sleep(0.05)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    report = yield
+    if report.when == "call":
+        item.call_failed = report.failed
+    return report
+
+
+# What the page showed when a test failed, for a failure seen only in CI: where it was, what
+# served it, what its status lines said, and what its scripts logged.
+STATE_OF_THE_PAGE = """() => ({
+    url: location.href,
+    body: Object.assign({}, document.body.dataset),
+    status: Array.from(document.querySelectorAll(
+        "[role=status], [role=alert], .alert, .offline-banner"
+    )).map(el => (el.id || el.className) + ": " + el.innerText.trim()).filter(Boolean),
+    worker: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
+})"""
+
+
+def tell_what_the_page_showed(page, console: list[str]) -> None:
+    try:
+        state = page.evaluate(STATE_OF_THE_PAGE)
+    except Exception as error:  # noqa: BLE001 - a closed or crashed page says why
+        state = f"(page unreadable: {error})"
+    print("The page when the test failed:", state)
+    print("Its console and answers:", *console[-40:], sep="\n  ")
+
+
+def answered(console: list[str], response) -> None:
+    if "/static/" not in response.url:
+        console.append(f"answer: {response.request.method} {response.url} {response.status}")
+
+
 @pytest.fixture
-def page(chromium, live_server) -> Iterator[object]:
+def page(request, chromium, live_server) -> Iterator[object]:
     context = chromium.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url)
     context.set_default_timeout(10_000)
     page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    page.on("requestfailed", lambda r: console.append(f"failed: {r.method} {r.url} {r.failure}"))
+    page.on("response", lambda r: answered(console, r))
     yield page
+    if getattr(request.node, "call_failed", False):
+        tell_what_the_page_showed(page, console)
     context.close()
 
 
