@@ -127,7 +127,7 @@ REGISTERED = "() => navigator.serviceWorker.getRegistration().then(r => Boolean(
 def reload_kept_page(firefox: Firefox) -> None:
     """Reload with no network: the kept marque, from the service worker.
 
-    Firefox ESR 153 (Debian's update of 2026-12-01) drops the worker's registration at
+    Firefox ESR (153 and 140 seen) drops the worker's registration at
     times, and the reload gets the browser's error page. It is Firefox's own fault
     mitigation: with dom.serviceWorkers.mitigations.navigation_fault_threshold raised, the
     registration stays; which of our requests it counts as faults is not known yet. Tested
@@ -236,6 +236,7 @@ def test_the_offline_queue_in_firefox(firefox, relay, alice):
         "() => [...document.querySelectorAll('#kept-parties a')].map(a => a.textContent)"
         ".join() === 'Mardi soir'"
     )
+    test_offline.SCREENSHOTS.mkdir(exist_ok=True)
     firefox("screenshot", path=str(test_offline.SCREENSHOTS / "firefox-offline-page.png"))
 
     relay.start()

@@ -17,13 +17,24 @@ const browser = await puppeteer.launch({
   },
 });
 const page = await browser.newPage();
-await page.setViewport({ width: 390, height: 844 });
+// The phone's size through WebDriver BiDi itself: puppeteer's setViewport also sends a
+// screen orientation, which Firefox ESR 140 refuses (no emulation.setScreenOrientationOverride).
+// The size is checked in the page, so a size that did not apply still fails.
+await page.mainFrame().browsingContext.setViewport({ viewport: { width: 390, height: 844 } });
+const size = await page.evaluate(() => [window.innerWidth, window.innerHeight]);
+if (size[0] !== 390 || size[1] !== 844) throw new Error("viewport is " + size.join("×"));
 // Generous: the machine running the tests may be shared and slow at times.
 page.setDefaultTimeout(30000);
 
 // A function's source, called in the page (and awaited when it returns a promise).
 function call(js) {
   return page.evaluate("(" + js + ")()");
+}
+
+// The element once it is shown. Not puppeteer's locators: in Firefox ESR 140 their click
+// waited out its timeout on a button in plain view.
+function shown(selector) {
+  return page.waitForSelector(selector, { visible: true });
 }
 
 async function run(command) {
@@ -38,11 +49,14 @@ async function run(command) {
       await page.reload({ waitUntil: "load" });
       return page.url();
     case "click":
-      await page.locator(command.selector).click();
+      await (await shown(command.selector)).click();
       return null;
-    case "fill":
-      await page.locator(command.selector).fill(command.value);
+    case "fill": {
+      const field = await shown(command.selector);
+      await field.evaluate((input) => (input.value = ""));
+      await field.type(command.value);
       return null;
+    }
     case "eval":
       return await call(command.js);
     case "wait": {
