@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.display.numbers import number
 from games.errors import translated
 from games.models import Donne, Joueur
 from games.models import Hand as StoredHand  # the engine's Hand is what a hand holds
@@ -51,6 +52,16 @@ JOKERS_MAX = _("Ce jeu n'a que %(limit_value)s jokers.")
 GAGNANT_REQUIS = _("Touchez le nom du gagnant.")
 
 Hands = dict[Joueur, dict[str, Any]]
+
+
+class Preview(NamedTuple):
+    """One loser's live count: ``count`` on his row ("= 64", one short line that never
+    grows), ``text`` the engine's explanation and ``warning`` under the save button."""
+
+    joueur: Joueur
+    count: str
+    text: str
+    warning: str
 
 
 class DonneForm(forms.Form):
@@ -358,7 +369,7 @@ class DonneForm(forms.Form):
             field = "winner"
         self.add_error(field, translated(err, with_donne=err.donne != number))
 
-    def previews(self) -> list[tuple[Joueur, str, str]]:
+    def previews(self) -> list[Preview]:
         """Each loser's count as typed, with the engine's explanation, and the warning the
         save would give about it (an implausible hand), before the tap (the live preview)."""
         self.is_valid()
@@ -367,13 +378,17 @@ class DonneForm(forms.Form):
         winner = cleaned.get("winner_joueur")
         lines = []
         for joueur in self.joueurs:
-            text = ""
+            count = text = ""
             hand = cleaned.get("hands", {}).get(joueur)
             if joueur != winner and "winner" in cleaned and hand is not None:
                 try:
+                    total = hand_penalty(self.preset, hand, win)
+                    count = "= " + number(total)
                     text = explain_hand(self.preset, hand, win, translate=gettext)
+                    # A bare number explains nothing the row's count does not say.
+                    text = "" if text == str(total) else text
                 except RamiError as err:
-                    text = translated(err)
+                    count, text = "⚠", translated(err)
             warning = " ".join(str(e) for e in self.errors.get(self._ok(joueur), []))
-            lines.append((joueur, text, warning))
+            lines.append(Preview(joueur, count, text, warning))
         return lines

@@ -807,12 +807,24 @@
     if (event.detail.elt && event.detail.elt.matches("[data-preview]")) {
       failed = true;
       const q = document.getElementById("queue-words");
+      let anyTyped = false;
       document.querySelectorAll("#donne-form .hand").forEach(function (hand) {
         const typed = Array.from(hand.querySelectorAll(".points-input, .cards-input"))
           .some(function (input) { return input.value.trim(); });
+        anyTyped = anyTyped || typed;
         const out = hand.querySelector(".apercu");
-        if (out) out.textContent = typed && q ? q.dataset.later : "";
+        if (out) out.textContent = typed && q ? q.dataset.laterHand : "";
       });
+      // Under the save button, the counts and totals of the last answer are no longer the form's.
+      const outlook = document.getElementById("apercu-totaux");
+      if (outlook && q) {
+        outlook.textContent = "";
+        if (anyTyped) {
+          const list = outlook.appendChild(document.createElement("ul"));
+          list.className = "apercu-hands list-unstyled mb-1";
+          list.appendChild(document.createElement("li")).textContent = q.dataset.later;
+        }
+      }
       showBanner();
     }
   });

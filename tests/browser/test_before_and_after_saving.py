@@ -38,10 +38,12 @@ def test_the_crossing_is_said_before_the_tap_and_undone_after(phone, screenshot)
     page.locator("#donne-form .hand[data-joueur='Papa'] .points-input").fill("4")
     outlook = page.locator("#apercu-totaux")
     expect(outlook.locator("li.is-alert")).to_have_text("⚠ Léa → 107 : franchit 100")
-    expect(outlook.locator("li")).to_have_count(3)
-    # Before the tap, the save button is on the screen with the warning above it.
+    expect(outlook.locator(".apercu-outlook li")).to_have_count(3)
+    # Before the tap, the save button is on the screen, the warning right under it.
+    bottom = page.viewport_size["height"]  # boxes are relative to the viewport
     save = page.locator("#donne-save").bounding_box()
-    assert save["y"] + save["height"] <= page.viewport_size["height"] + page.evaluate("scrollY")
+    alert = outlook.locator("li.is-alert").bounding_box()
+    assert save["y"] + save["height"] <= alert["y"] and alert["y"] + alert["height"] <= bottom
     screenshot(f"outlook-crossing-{width}", full_page=False)
     page.locator("#donne-save").click()
     expect(page.locator("#flash")).to_contain_text("Donne 2 notée.")
@@ -58,8 +60,40 @@ def test_an_implausible_hand_is_questioned_before_the_tap(phone) -> None:
     page, _partie, _width = phone
     page.locator("#donne-form .winner-grid label", has_text=re.compile("^Tom$")).click()
     page.locator("#donne-form .hand[data-joueur='Léa'] .points-input").fill("700")
-    warning = page.locator("#donne-form .hand[data-joueur='Léa'] .apercu-warning")
-    expect(warning).to_have_text("700 points pour Léa : c'est bien ça ?")
+    # On her row, a sign; the sentence under the save button.
+    expect(page.locator("#donne-form .hand[data-joueur='Léa'] .apercu")).to_have_text("⚠ = 700")
+    expect(page.locator("#apercu-totaux .apercu-warning")).to_have_text(
+        "⚠ 700 points pour Léa : c'est bien ça ?"
+    )
+
+
+def _boxes(page) -> list[tuple[float, float]]:
+    """Where each visible row of the form and the save button are, top and height."""
+    rows = page.locator("#donne-form .hand:visible, #donne-save").all()
+    return [(b["y"], b["height"]) for b in (row.bounding_box() for row in rows)]
+
+
+@pytest.mark.parametrize("seven", [False, True])
+def test_the_live_counts_move_nothing_the_scorekeeper_may_be_tapping(phone, seven) -> None:
+    """A count answers a moment after the typing; the next field and the save button stay
+    where the finger is going. Before, they jumped by 135 px just as save was tapped."""
+    page, partie, _width = phone
+    if seven:
+        page.set_viewport_size({"width": 390, "height": 844})
+        names = ["Anne", "Bruno", "Chloé", "David", "Ève", "Farid", "Marie-Christine"]
+        partie = make_partie(Donne.objects.get().partie.owner, joueurs=names, preset="rami51")
+        page.goto(f"/parties/{partie.pk}/")
+        page.wait_for_selector("#donne-form[data-ready]")
+    names = list(partie.joueurs.values_list("name", flat=True))
+    page.locator("#donne-form .winner-grid label", has_text=re.compile(f"^{names[0]}$")).click()
+    before = _boxes(page)
+    for i, name in enumerate(names[1:]):
+        page.locator(f"#donne-form .hand[data-joueur='{name}'] .points-input").fill(str(20 + i))
+    page.locator(f"#donne-form .hand[data-joueur='{names[1]}'] .jokers-select").select_option("1")
+    expect(page.locator("#apercu-totaux")).to_contain_text(f"{names[-1]} → ")
+    last = names[-1]
+    expect(page.locator(f"#donne-form .hand[data-joueur='{last}'] .apercu")).not_to_be_empty()
+    assert _boxes(page) == before
 
 
 def test_on_its_side_the_save_button_stays_in_view(page, live_server, screenshot) -> None:

@@ -171,6 +171,10 @@ def test_a_waiting_donne_is_changed_and_dropped_offline_and_undo_takes_the_last(
     )
     shot(phone, "queue-editing")
     david.fill("25")
+    # No count from the server: the row says so in a word, the sentence is under the button.
+    david_count = phone.locator("#donne-form .hand[data-joueur='David'] .apercu")
+    expect(david_count).to_have_text("hors ligne")
+    expect(phone.locator("#apercu-totaux")).to_have_text("Hors ligne : comptée à la reconnexion.")
     # A card picker opened and left empty: it must not stay open after the save.
     phone.locator("#donne-form .hand[data-joueur='Anne'] .picker-toggle").click()
     expect(phone.locator("#donne-form .hand[data-joueur='Anne'] .cards-input")).to_be_visible()

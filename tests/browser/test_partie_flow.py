@@ -51,13 +51,14 @@ def test_a_whole_partie_on_a_phone(page, screenshot) -> None:
     chloe.locator("[data-joker]").click()
     hand(page, "David").locator(".points-input").fill("12")
     # The count appears as the cards are tapped (htmx asks the engine).
-    expect(chloe.locator(".apercu")).to_contain_text("= 64")
-    assert chloe.locator(".apercu").inner_text() == (
-        "(10 + 10 + 10 + 2) × 2 = 64 — un joker en main"
+    expect(chloe.locator(".apercu")).to_have_text("= 64")
+    # Under the save button, the engine's explanation of it.
+    expect(page.locator("#apercu-totaux .apercu-hands li", has_text="Chloé")).to_have_text(
+        "Chloé : (10 + 10 + 10 + 2) × 2 = 64 — un joker en main"
     )
     screenshot("03-donne-cartes")
     # A full-page screenshot resizes the page and back: let it settle before the tap.
-    expect(hand(page, "David").locator(".apercu")).to_have_text("12")
+    expect(hand(page, "David").locator(".apercu")).to_have_text("= 12")
     page.get_by_role("button", name="Noter la donne").click()
     page.wait_for_selector("text=Donne 1 notée.")
     expect_totals(page, {"Anne": -10, "Bruno": 25, "Chloé": 64, "David": 12})

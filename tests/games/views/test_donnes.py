@@ -181,6 +181,10 @@ def test_the_preview_explains_each_count(client, alice, partie) -> None:
     body = response.content.decode()
     assert "(10 + 10 + 2) × 2 = 44 — un joker en main" in body  # the seed's own example
     assert f'id="apercu-{ids(partie)["Bruno"]}"' in body
+    # On Chloé's row, the count alone: one short line that never grows.
+    chloe = ids(partie)["Chloé"]
+    row = f'<output id="apercu-{chloe}" class="apercu small" hx-swap-oob="true">= 44</output>'
+    assert row in body
 
 
 def test_rachat_decision_through_the_page(client, alice, partie) -> None:
