@@ -81,9 +81,13 @@ load: $(VENV)/.installed-load
 	$(PY) -m bench.evening
 
 # French is the source language: refresh locale/en/LC_MESSAGES/django.po (the engine's N_
-# markers included), translate what is new, then commit the .po and the compiled .mo.
+# markers included), translate what is new, then commit the .po and the compiled .mo. The
+# French catalog holds only French's plural rule for the plural msgids (tools/french_plurals.py).
+MAKEMESSAGES = $(PY) manage.py makemessages --keyword=N_ --no-obsolete \
+	--ignore=.venv --ignore=staticfiles --ignore=bench --ignore=tests --ignore=docs \
+	--ignore=screenshots --ignore=build
 messages: $(VENV)/.installed
-	$(PY) manage.py makemessages -l en --keyword=N_ --no-obsolete \
-		--ignore=.venv --ignore=staticfiles --ignore=bench --ignore=tests --ignore=docs \
-		--ignore=screenshots --ignore=build
+	$(MAKEMESSAGES) -l en
+	$(MAKEMESSAGES) -l fr
+	$(PY) -m tools.french_plurals
 	$(PY) manage.py compilemessages --ignore=.venv

@@ -13,6 +13,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from games import files, services
@@ -71,9 +72,12 @@ def partie_import(request: HttpRequest) -> HttpResponse:
             if len(parties) == 1 and not skipped:
                 messages.success(request, _("Partie importée."))
                 return redirect("partie_detail", pk=parties[0].pk)
-            messages.success(
-                request, _("%(n)s parties restaurées depuis la sauvegarde.") % {"n": len(parties)}
+            restored = ngettext(
+                "%(n)s partie restaurée depuis la sauvegarde.",
+                "%(n)s parties restaurées depuis la sauvegarde.",
+                len(parties),
             )
+            messages.success(request, restored % {"n": len(parties)})
             return redirect("home")
     status = 422 if form.errors else 200
     return render(request, "games/partie_import.html", {"form": form}, status=status)

@@ -92,6 +92,23 @@ def test_french_stays_the_default(client, partie) -> None:
 
 
 @pytest.mark.django_db
+def test_french_counts_zero_and_one_in_the_singular(client) -> None:
+    """French takes the singular for 0 and 1 (locale/fr, plural=(n > 1)); English for 1 only."""
+    alice = make_user("alice")
+    partie = make_partie(alice, joueurs=["Anne", "Bruno", "Chloé"], name="Mardi soir")
+    client.force_login(alice)
+    url = reverse("partie_detail", args=[partie.pk])
+    counted = '<small class="text-body-secondary">{}</small>'
+    assert counted.format("0 donne") in client.get(url).content.decode()
+    assert counted.format("0 deals") in client.get(url, **EN).content.decode()
+    play(partie, "Anne", "rami", Bruno=hand(points=5), Chloé=hand(points=7))
+    assert counted.format("1 donne") in client.get(url).content.decode()
+    play(partie, "Bruno", "rami", Anne=hand(points=5), Chloé=hand(points=7))
+    assert counted.format("2 donnes") in client.get(url).content.decode()
+    assert counted.format("2 deals") in client.get(url, **EN).content.decode()
+
+
+@pytest.mark.django_db
 def test_printed_sheet_in_english(client, partie) -> None:
     body = client.get(reverse("partie_sheet", args=[partie.pk]), **EN).content.decode()
     assert "out at 100 · at most 3 buy-backs" in body
@@ -179,6 +196,26 @@ def test_compiled_catalogue_matches_the_po() -> None:
             assert catalog.get(entry["msgid"]) == entry["msgstr"]["msgstr"], entry["msgid"]
         else:
             assert catalog.get((entry["msgid"], 1)) == entry["msgstr"]["msgstr[1]"]
+
+
+def test_the_french_catalogue_gives_every_plural_its_own_two_forms() -> None:
+    """locale/fr holds French's plural rule and nothing else: each plural msgid of the English
+    catalogue (kept up to date with the code below), translated by its own two forms."""
+    fr = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    header, *entries = read_po(fr)
+    assert "Plural-Forms: nplurals=2; plural=(n > 1);" in header["msgstr"]["msgstr"]
+    assert "fuzzy" not in header["flags"]  # msgfmt would skip the header and its rule
+    plurals = {(e["msgid"], e["msgid_plural"]) for e in read_po(PO) if e["msgid_plural"]}
+    assert len(plurals) > 20
+    assert {(e["msgid"], e["msgid_plural"]) for e in entries} == plurals, "run `make messages`"
+    for entry in entries:
+        forms = entry["msgstr"]
+        assert (forms["msgstr[0]"], forms["msgstr[1]"]) == (entry["msgid"], entry["msgid_plural"])
+    with fr.with_suffix(".mo").open("rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    assert compiled.ngettext("%(n)s donne", "%(n)s donnes", 0) == "%(n)s donne"
+    assert compiled.ngettext("%(n)s donne", "%(n)s donnes", 2) == "%(n)s donnes"
+    assert len(compiled._catalog) == 2 * len(plurals) + 1  # type: ignore[attr-defined]
 
 
 def test_catalogue_is_up_to_date_with_the_code(tmp_path: Path) -> None:

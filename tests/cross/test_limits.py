@@ -372,6 +372,6 @@ def test_a_backup_restored_twice_into_a_full_account_skips_what_is_there(client,
         "2 parties restaurées depuis la sauvegarde.",  # the first time, not shown yet
         "« Soirée 1 » est déjà dans vos parties : ignorée.",
         "« Mardi » est déjà dans vos parties : ignorée.",
-        "0 parties restaurées depuis la sauvegarde.",
+        "0 partie restaurée depuis la sauvegarde.",  # French: the singular for 0
     ]
     assert Partie.objects.filter(owner=bob).count() == 2000
