@@ -43,7 +43,7 @@
     if (event.request.method !== "GET" || !FILES.has(event.request.url)) return;
     event.respondWith(caches.open(ENGINE.cache).then(function (cache) {
       return cache.match(event.request.url);
-    }).then(function (kept) { return kept || fetch(event.request); }));
+    }).then(function (kept) { return kept || fetch(event.request); }).catch(unreachable));  // sw.js
   });
 
   self.addEventListener("message", function (event) {

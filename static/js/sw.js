@@ -28,6 +28,16 @@ const NETWORK_WAIT = 6000;
 const PAGE_PATTERNS = CONFIG.pages.map(function (source) { return new RegExp(source); });
 const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
 
+// No network and nothing kept: an answer all the same, never a rejected respondWith().
+// Firefox counts a rejected (or error) answer to a page or a worker's script as a
+// "navigation fault" and unregisters this worker after three (its fault mitigation): the
+// engine's worker script, asked offline before it was kept, did that once a donne.
+function unreachable() {
+  return new Response("", {
+    status: 503, statusText: "Service Unavailable", headers: { "Cache-Control": "no-store" },
+  });
+}
+
 importScripts(CONFIG.queue);
 importScripts(CONFIG.engine.script);  // Pyodide and the engine, kept in the background
 
@@ -116,7 +126,7 @@ async function keptPage(url) {
 }
 
 async function offlinePage() {
-  return (await caches.match(CONFIG.offline)) || Response.error();
+  return (await caches.match(CONFIG.offline)) || unreachable();
 }
 
 async function page(event) {
@@ -167,9 +177,7 @@ async function staticFile(request) {
     if (response.ok) cache.put(request, response.clone());
     return response;
   } catch (error) {
-    const kept = await cache.match(request);
-    if (kept) return kept;
-    throw error;
+    return (await cache.match(request)) || unreachable();
   }
 }
 

@@ -201,6 +201,35 @@ def test_a_dropped_registration_is_made_again_and_the_page_still_reloads_offline
     expect(phone.locator("#donne-title")).to_have_text(re.compile("^Donne 2"))
 
 
+def test_with_no_network_a_file_not_kept_is_answered_and_never_a_failure(phone, relay, alice):
+    """A file the worker has not kept, asked with no network: an answer (503), not a failed
+    fetch. Firefox counts a failed answer to a worker's script as a fault and, after three,
+    unregisters the service worker (static/js/sw.js ``unreachable``)."""
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    relay.stop()
+    # Whatever of the engine the page had kept already, gone: nothing of it can come back.
+    forget = "caches.keys().then(keys => Promise.all(keys.filter(k => k.startsWith("
+    phone.evaluate(forget + "'ramiscore-engine-')).map(k => caches.delete(k))))")
+    # (no-store: past the browser's HTTP cache, which has answered some of them online)
+    answer = """url => fetch(url, { cache: "no-store" }).then(
+        r => [r.status, r.headers.get('Cache-Control')], error => String(error))"""
+    files = phone.locator("#engine-files")
+    for url in (  # the engine's Web Worker, Pyodide (never prefetched here), a static file
+        files.get_attribute("data-worker"),
+        files.get_attribute("data-pyodide") + "pyodide.mjs",
+        "/static/js/not-kept.js",
+    ):
+        assert phone.evaluate(answer, url) == [503, "no-store"], url
+    # The engine's worker, started offline, fails as a worker whose script cannot load.
+    failed = """url => new Promise(done => {
+        const worker = new Worker(url, { type: "module" });
+        worker.onerror = () => done("error");
+    })"""
+    assert phone.evaluate(failed, files.get_attribute("data-worker")) == "error"
+    assert phone.evaluate("navigator.serviceWorker.getRegistration().then(r => Boolean(r))")
+
+
 def test_two_donnes_offline_wait_then_go_once_each_in_order(phone, relay, alice):
     partie = make_partie(alice, joueurs=FOUR)
     open_controlled(phone, partie)

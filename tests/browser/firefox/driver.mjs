@@ -49,8 +49,15 @@ async function run(command) {
       await page.reload({ waitUntil: "load" });
       return page.url();
     case "click":
-      await (await shown(command.selector)).click();
-      return null;
+      // A row drawn anew between finding and tapping it: tapped again, on the new one.
+      for (let tries = 1; ; tries++) {
+        try {
+          await (await shown(command.selector)).click();
+          return null;
+        } catch (error) {
+          if (tries === 5 || !String(error.message).includes("detached")) throw error;
+        }
+      }
     case "fill": {
       const field = await shown(command.selector);
       await field.evaluate((input) => (input.value = ""));
