@@ -21,6 +21,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils.crypto import salted_hmac
 
+from games import follow_marks
 from games.models import Partie
 from games.selectors import partie_shared
 
@@ -80,9 +81,8 @@ def changed(token: str | None) -> None:
     ETag, and again once the transaction commits, so that a poll which rendered the rows
     before the commit is not tagged with the last state."""
     if token:
-        key = _key(token)
-        cache.set(key, _new_state(), TIMEOUT)
-        transaction.on_commit(lambda: cache.set(key, _new_state(), TIMEOUT))
+        _move(token, _new_state())
+        transaction.on_commit(lambda: _move(token, _new_state()))
 
 
 def revoke(token: str | None) -> None:
@@ -90,9 +90,18 @@ def revoke(token: str | None) -> None:
     the database) and marked revoked once the transaction commits, so that a poll that read
     the token before the commit cannot keep it alive. Rolled back, the link still works."""
     if token:
-        key = _key(token)
-        cache.delete(key)
-        transaction.on_commit(lambda: cache.set(key, REVOKED, TIMEOUT))
+        _move(token, None)
+        transaction.on_commit(lambda: _move(token, REVOKED))
+
+
+def _move(token: str, state: str | None) -> None:
+    # The state first, then the proxy's marks (games/follow_marks.py): a poll that publishes
+    # after this checks the state and finds it moved.
+    if state is None:
+        cache.delete(_key(token))
+    else:
+        cache.set(_key(token), state, TIMEOUT)
+    follow_marks.withdraw(token, forget=state in (None, REVOKED))
 
 
 @receiver(post_save, sender=Partie, dispatch_uid="follow-changed")

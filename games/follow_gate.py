@@ -2,7 +2,10 @@
 asks every few seconds whether the marque changed, and nearly always it has not: that answer
 is a 304 made of one cache read (games/follow.py) and a hash, so this WSGI layer gives it
 without the request cycle around it (the handler's signals, fourteen middlewares, the URL
-resolver), which cost several times the answer itself (README "An evening").
+resolver), which cost several times the answer itself (README "An evening"). Behind
+deploy/Caddyfile most of these polls never reach the app: Caddy answers them from the marks
+this layer and the view publish (games/follow_marks.py); the ones that come are each state's
+first.
 
 Anything else goes to Django unchanged, and so does any poll whose answer Django would make
 differently: a host not allowed, plain http where https is required, a state the cache does
@@ -26,6 +29,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags, quote_etag
 
+from games import follow_marks
 from games.follow import cached_state, follow_etag
 from games.views.sharing import follow_headers
 
@@ -79,6 +83,7 @@ class FollowPollGate:
         etag = quote_etag(follow_etag(state, live=live, everything="tout" in request.GET))
         if etag not in parse_etags(request.headers["If-None-Match"]):
             return None
+        follow_marks.publish(match["token"], state)
         return self.headers(request, follow_headers(HttpResponseNotModified(), etag))
 
     def headers(self, request: WSGIRequest, response: HttpResponse) -> HttpResponse:

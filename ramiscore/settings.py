@@ -137,6 +137,11 @@ else:
         }
     }
 
+# A folder the proxy reads to answer an unchanged share poll itself, without the app
+# (games/follow_marks.py, deploy/Caddyfile): the same variable is given to both. Empty: every
+# poll reaches the app, as behind nginx or in development.
+FOLLOW_MARKS_DIR = envstr("RAMISCORE_FOLLOW_MARKS", "")
+
 # The task runner: django-tasks' database backend, run by `manage.py db_worker` next to the
 # web server (docs/decisions.md "PDFs off the request path"). The database is there in every
 # setup, so no other service is needed and a queued task survives any restart.

@@ -18,7 +18,7 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import follow_marks, services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
 from games.follow import follow_etag, follow_state
@@ -77,10 +77,12 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     """The read-only live view behind a share link, for anyone holding the token. An
     unchanged poll is answered from the shared cache (games/follow.py): a 304 with no body,
     no session read and no query of the parties; most of them never reach this view
-    (games/follow_gate.py)."""
+    (games/follow_gate.py), nor the app behind Caddy (games/follow_marks.py)."""
     state = follow_state(token)
     if state is None:
         return _gone(request)
+    # The next unchanged polls of this state are the proxy's to answer (games/follow_marks.py).
+    follow_marks.publish(token, state)
     everything = "tout" in request.GET
     etag = quote_etag(follow_etag(state, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):

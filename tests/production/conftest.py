@@ -38,6 +38,7 @@ class Stack:
     caddy: stack.Service
     partie: int
     token: str
+    marks: Path
 
     @property
     def url(self) -> str:
@@ -48,13 +49,15 @@ class Stack:
 def production(tmp_path_factory) -> Iterator[Stack]:
     need("caddy", "caddy")
     tmp = tmp_path_factory.mktemp("production")
-    env = stack.production_env(tmp, DJANGO_TRUSTED_PROXIES="1")
+    marks = tmp / "follow-marks"
+    marks.mkdir()
+    env = stack.production_env(tmp, DJANGO_TRUSTED_PROXIES="1", RAMISCORE_FOLLOW_MARKS=str(marks))
     drop = None
     if os.environ.get("DATABASE_URL"):
         env["DATABASE_URL"], drop = stack.postgres_database(env["DATABASE_URL"], "production")
     try:
         server = stack.gunicorn(tmp, env)
-        proxy = stack.caddy(tmp, server.port)
+        proxy = stack.caddy(tmp, server.port, marks=str(marks))
         origin = f"https://localhost:{proxy.port}"
         env |= {"DJANGO_ALLOWED_HOSTS": "localhost", "DJANGO_CSRF_TRUSTED_ORIGINS": origin}
         server.env |= env
@@ -65,7 +68,7 @@ def production(tmp_path_factory) -> Iterator[Stack]:
         seeded = stack.seed(env)
         worker = stack.db_worker(tmp, env)
         with stack.running(server, worker, proxy):
-            yield Stack(env, server, proxy, seeded["partie"], seeded["token"])
+            yield Stack(env, server, proxy, seeded["partie"], seeded["token"], marks)
     finally:
         if drop:
             drop()

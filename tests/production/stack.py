@@ -222,9 +222,10 @@ def db_worker(tmp: Path, env: dict[str, str]) -> Service:
     return Service("db_worker", command, env, 0, tmp / "db_worker.log")
 
 
-def caddy(tmp: Path, upstream: int) -> Service:
+def caddy(tmp: Path, upstream: int, marks: str = "") -> Service:
     """deploy/Caddyfile as shipped, its variables set for a test: Caddy's internal authority
-    for localhost, on free ports of 127.0.0.1, its state under tmp, its root trusted nowhere."""
+    for localhost, on free ports of 127.0.0.1, its state under tmp, its root trusted nowhere;
+    ``marks``, the follow marks' folder the app servers write (games/follow_marks.py)."""
     port, http_port = free_ports(2)
     options = "\n".join(
         [
@@ -247,6 +248,8 @@ def caddy(tmp: Path, upstream: int) -> Service:
         "RAMISCORE_SITE_OPTIONS": "bind 127.0.0.1",
         "RAMISCORE_UPSTREAM": f"127.0.0.1:{upstream}",
     }
+    if marks:
+        env["RAMISCORE_FOLLOW_MARKS"] = marks
     command = [CADDY, "run", "--config", str(ROOT / "deploy/Caddyfile"), "--adapter", "caddyfile"]
     return Service("caddy", command, env, port, tmp / "caddy.log", tls=True)
 

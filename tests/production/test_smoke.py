@@ -69,7 +69,8 @@ def test_the_share_page_and_the_big_screen_without_an_account(production) -> Non
 
 
 def test_a_follower_s_unchanged_poll_is_a_304_with_the_page_s_security_headers(production):
-    """Through Caddy and gunicorn: answered by the gate before Django (games/follow_gate.py)."""
+    """Through Caddy: answered by Caddy itself from the mark the first answer left
+    (games/follow_marks.py; tests/production/test_follow_marks.py)."""
     visitor = Client(production.caddy.port, tls=True)
     path = f"/suivre/{production.token}/"
     live = {"HX-Request": "true"}

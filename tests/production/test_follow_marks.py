@@ -1,0 +1,100 @@
+"""A follower's unchanged poll answered by Caddy from the app's marks (games/follow_marks.py,
+deploy/Caddyfile), as deployed: the same 304 as the app's, and never for a partie that
+changed or a link that was revoked. Each test shares a partie of its own: the session's link
+is the other tests'."""
+
+from __future__ import annotations
+
+import json
+
+from tests.production import stack
+from tests.production.stack import Client
+
+SHARED = """
+import json
+from django.contrib.auth.models import User
+from games import services
+from tests.factories import hand, make_partie, play
+partie = make_partie(User.objects.get(username="alice"), joueurs=["Anne", "Bruno", "Chloé"])
+play(partie, "Anne", "rami", Bruno=hand(points=12), Chloé=hand(points=7))
+partie = services.partie_share(partie=partie)
+print(json.dumps({"pk": partie.pk, "token": partie.share_token}))
+"""
+LIVE = {"HX-Request": "true"}
+
+
+def shared(production) -> tuple[int, str]:
+    out = json.loads(stack.manage(production.env, "shell", "-c", SHARED).splitlines()[-1])
+    return out["pk"], out["token"]
+
+
+def in_the_app(production, code: str) -> None:
+    stack.manage(production.env, "shell", "-c", "from games import services\n" + code)
+
+
+def marked(production, token: str) -> list[str]:
+    folder = production.marks / token
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def compared(headers) -> dict[str, str]:
+    # Each answerer's own: the date, its name, its connection, Caddy's offer of HTTP/3 (on
+    # every answer of Caddy's, the app's too). Go writes "Etag": names are case-blind.
+    own = {"date", "server", "via", "connection", "alt-svc"}
+    return {k.lower(): v for k, v in headers.items() if k.lower() not in own}
+
+
+def test_an_unchanged_poll_is_answered_by_caddy_with_the_app_s_own_304(production) -> None:
+    _pk, token = shared(production)
+    visitor = Client(production.caddy.port, tls=True)
+    path = f"/suivre/{token}/"
+    status, headers, _body = visitor.request("GET", path, headers=LIVE)
+    assert status == 200
+    etag = headers["ETag"]
+    assert etag in marked(production, token)
+    polled = {**LIVE, "If-None-Match": etag}
+    status, by_caddy, body = visitor.request("GET", path, headers=polled)
+    assert (status, body) == (304, b"")
+    # The app's answer to the same poll, straight from gunicorn, as Caddy forwards it.
+    app = Client(production.gunicorn.port, host="localhost")
+    forwarded = {**polled, "X-Forwarded-Proto": "https"}
+    status, by_app, _body = app.request("GET", path, headers=forwarded)
+    assert status == 304
+    assert compared(by_caddy) == compared(by_app)
+    # It is Caddy that answers: a mark the app never made is answered all the same.
+    (production.marks / token / '"fait-main"').touch()
+    made_up = {**LIVE, "If-None-Match": '"fait-main"'}
+    status, headers, _body = visitor.request("GET", path, headers=made_up)
+    assert (status, headers["ETag"]) == (304, '"fait-main"')
+    # Not for the page itself (a reload), nor for a link of another partie.
+    status, _headers, _body = visitor.request("GET", path, headers={"If-None-Match": etag})
+    assert status == 200
+    status, _headers, _body = visitor.request("GET", f"/suivre/{production.token}/", headers=polled)
+    assert status == 200
+
+
+def test_a_donne_then_a_revoked_link_reach_the_follower_through_caddy(production) -> None:
+    pk, token = shared(production)
+    visitor = Client(production.caddy.port, tls=True)
+    path = f"/suivre/{token}/"
+    etag = visitor.request("GET", path, headers=LIVE)[1]["ETag"]
+    assert etag in marked(production, token)
+    in_the_app(
+        production,
+        "from games.models import Partie\nfrom tests.factories import hand, play\n"
+        f"play(Partie.objects.get(pk={pk}), 'Bruno', 'rami',"
+        " Anne=hand(points=4), Chloé=hand(points=5))",
+    )
+    assert marked(production, token) == []
+    status, headers, body = visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})
+    assert status == 200 and "Bruno" in body.decode()
+    etag = headers["ETag"]
+    assert etag in marked(production, token)
+    in_the_app(
+        production,
+        "from games.models import Partie\n"
+        f"services.partie_unshare(partie=Partie.objects.get(pk={pk}))",
+    )
+    assert marked(production, token) == []
+    status, headers, _body = visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})
+    assert (status, headers["HX-Refresh"]) == (404, "true")
