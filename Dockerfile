@@ -28,8 +28,10 @@ COPY . .
 # secret and no database (ramiscore/settings.py).
 RUN python manage.py collectstatic --no-input
 
-# Never root: the app owns nothing but what it must write (none: the database is PostgreSQL).
-RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin ramiscore
+# Never root: the app owns nothing but what it must write, the follow marks Caddy reads
+# (games/follow_marks.py; a volume shared with Caddy, compose.yaml).
+RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin ramiscore \
+    && install -d -o ramiscore -m 0750 /var/lib/ramiscore/follow-marks
 USER ramiscore
 
 EXPOSE 8000

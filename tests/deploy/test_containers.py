@@ -67,6 +67,16 @@ def test_only_caddy_is_believed_and_caddy_reaches_gunicorn() -> None:
         assert "{$" + key in CADDYFILE, key
 
 
+def test_caddy_reads_the_follow_marks_the_app_writes() -> None:
+    folder = "/var/lib/ramiscore/follow-marks"
+    assert environment("web")["RAMISCORE_FOLLOW_MARKS"] == folder
+    assert environment("caddy")["RAMISCORE_FOLLOW_MARKS"] == folder
+    assert f"      - follow-marks:{folder}\n" in service("web")
+    assert f"      - follow-marks:{folder}:ro\n" in service("caddy")
+    # The volume starts as the image's folder: the app's user owns it.
+    assert f"install -d -o ramiscore -m 0750 {folder}" in DOCKERFILE
+
+
 def test_the_image_runs_gunicorn_as_a_user_with_a_health_check() -> None:
     assert DOCKERFILE.startswith("# ramiscore in a container")
     assert re.search(r"^FROM python:3\.11-slim", DOCKERFILE, re.MULTILINE)
