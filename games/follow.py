@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils.crypto import salted_hmac
+from django.utils.http import quote_etag
 
 from games import follow_marks
 from games.models import Partie
@@ -52,6 +53,18 @@ def follow_etag(state: str, *, live: bool, everything: bool = False) -> str:
     stays on the server."""
     flags = (".live" if live else "") + (".tout" if everything else "")
     return salted_hmac("ramiscore.follow.etag", state + flags).hexdigest()[:32]
+
+
+def mark_names(state: str) -> list[str]:
+    """The live ETags of a state, as a follower's If-None-Match sends them: the fragment's and
+    the fragment with every donne's (the proxy answers only htmx polls)."""
+    return [quote_etag(follow_etag(state, live=True, everything=e)) for e in (False, True)]
+
+
+def mark(token: str, state: str) -> None:
+    """Let the proxy answer the next unchanged polls of ``state`` (games/follow_marks.py), unless
+    a write has moved the state since the poll read it. Called by every poll the app answers."""
+    follow_marks.publish(token, mark_names(state), current=lambda: cached_state(token) == state)
 
 
 def follow_state(token: str) -> str | None:

@@ -29,8 +29,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags, quote_etag
 
-from games import follow_marks
-from games.follow import cached_state, follow_etag
+from games.follow import cached_state, follow_etag, mark
 from games.views.sharing import follow_headers
 
 WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
@@ -83,7 +82,7 @@ class FollowPollGate:
         etag = quote_etag(follow_etag(state, live=live, everything="tout" in request.GET))
         if etag not in parse_etags(request.headers["If-None-Match"]):
             return None
-        follow_marks.publish(match["token"], state)
+        mark(match["token"], state)
         return self.headers(request, follow_headers(HttpResponseNotModified(), etag))
 
     def headers(self, request: WSGIRequest, response: HttpResponse) -> HttpResponse:

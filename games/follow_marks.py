@@ -8,8 +8,8 @@ evening"), and a thousand tables send a thousand polls a second.
 One rule keeps the files true: a mark exists only while no write has touched the partie since
 its state was current.
 - A write moves the cache's state first (games/follow.py), then withdraws the token's marks.
-- A mark is published only if the cache still holds its state, under the token folder's lock,
-  which the withdrawal takes too.
+- A mark is published only if the cache still holds its state (games/follow.py ``mark``
+  asks), under the token folder's lock, which the withdrawal takes too.
 A poll that read the old state before a write and publishes after it finds the new state and
 publishes nothing; a mark published just before the write is withdrawn by it, which waits for
 the lock. Removing a mark is always safe (the poll then goes to the app), so every failure
@@ -24,14 +24,11 @@ import fcntl
 import logging
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from django.conf import settings
-from django.utils.http import quote_etag
-
-from games import follow
 
 logger = logging.getLogger(__name__)
 
@@ -46,37 +43,42 @@ def _folder(token: str) -> Path | None:
     return Path(root) / token
 
 
-def mark_names(state: str) -> list[str]:
-    """The live ETags of a state, as a follower's If-None-Match sends them: the fragment's and
-    the fragment with every donne's (the proxy answers only htmx polls)."""
-    return [quote_etag(follow.follow_etag(state, live=True, everything=e)) for e in (False, True)]
-
-
 @contextmanager
 def _locked(folder: Path) -> Iterator[None]:
-    # flock on the folder itself: every worker and server of this machine shares it.
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    """flock on the folder itself: every worker and server of this machine shares it. A folder
+    removed (and made again) while this waited is another lock: taken again on the one now at
+    that path, or FileNotFoundError when there is none."""
+    while True:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if os.path.samestat(os.fstat(fd), os.stat(folder)):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)
 
 
-def publish(token: str, state: str) -> None:
-    """Let the proxy answer the followers holding ``state``: called by every poll the app
-    answers, it costs one stat once the marks are there."""
+def publish(token: str, names: list[str], *, current: Callable[[], bool]) -> None:
+    """The token's marks become ``names`` (the live ETags of one state) if ``current()`` still
+    says so once the lock is held. Costs one stat once the marks are there."""
     folder = _folder(token)
-    if folder is None:
-        return
-    names = mark_names(state)
-    if (folder / names[0]).exists():
+    if folder is None or (folder / names[0]).exists():
         return
     try:
         folder.mkdir(mode=0o750, exist_ok=True)
         with _locked(folder):
-            if follow.cached_state(token) != state:
-                return  # a write came since this poll read the state
+            if not current():
+                # A write came since this poll read the state. An empty folder goes too (a
+                # revoked link keeps nothing); one that holds marks is the write's to withdraw.
+                with suppress(OSError):
+                    folder.rmdir()
+                return
             for old in folder.iterdir():
                 if old.name not in names:
                     old.unlink(missing_ok=True)
@@ -101,6 +103,8 @@ def withdraw(token: str, *, forget: bool = False) -> None:
                 mark.unlink(missing_ok=True)
             if forget:
                 folder.rmdir()
+    except FileNotFoundError:
+        pass  # removed meanwhile, with its marks
     except OSError:
         # A mark that stays would answer 304 to a changed partie: that one is an error.
         logger.error("follow marks: %s not withdrawn", folder, exc_info=True)

@@ -18,10 +18,10 @@ from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import follow_marks, services
+from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
-from games.follow import follow_etag, follow_state
+from games.follow import follow_etag, follow_state, mark
 from games.selectors import bought_back, partie_shared, partie_state
 from games.views import fragments
 from games.views.partie_page import (
@@ -82,7 +82,7 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     if state is None:
         return _gone(request)
     # The next unchanged polls of this state are the proxy's to answer (games/follow_marks.py).
-    follow_marks.publish(token, state)
+    mark(token, state)
     everything = "tout" in request.GET
     etag = quote_etag(follow_etag(state, live=bool(request.htmx), everything=everything))
     if etag in parse_etags(request.headers.get("If-None-Match", "")):

@@ -4,6 +4,9 @@ for a state a write has moved. Cast: alice owns the partie; the follower holds i
 
 from __future__ import annotations
 
+import fcntl
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.follow import follow_state
-from games.follow_marks import mark_names, publish
+from games.follow import follow_state, mark, mark_names
+from games.follow_marks import _locked
 from games.models import Partie
 from tests.factories import hand, make_partie, play
 
@@ -67,7 +70,7 @@ def test_a_poll_that_read_the_state_before_a_write_publishes_nothing_after_it(
 ) -> None:
     before = follow_state(partie.share_token)
     play(partie, "Bruno", "rami", Anne=hand(points=4), Chloé=hand(points=5))
-    publish(partie.share_token, before)
+    mark(partie.share_token, before)
     assert held(marks, partie) == []
 
 
@@ -78,7 +81,7 @@ def test_a_revoked_link_keeps_no_mark_and_is_refused(marks, partie) -> None:
     services.partie_unshare(partie=partie)
     partie.share_token = token  # the follower still holds it
     assert not (marks / token).exists()
-    publish(token, state)
+    mark(token, state)
     assert not (marks / token).exists()
     assert poll(partie, etag)[0] == 404
 
@@ -92,5 +95,50 @@ def test_without_the_folder_setting_nothing_is_written(settings, tmp_path, parti
 def test_a_name_that_is_no_token_is_never_a_folder(marks, partie) -> None:
     state = follow_state(partie.share_token)
     for token in ("..", "../x", "a" * 8, "a/" * 10):
-        publish(token, state)
+        mark(token, state)
     assert list(marks.iterdir()) == []
+
+
+def test_a_lock_that_waited_on_a_removed_folder_is_taken_on_the_new_one(tmp_path) -> None:
+    """A withdrawal that waited while a revoked link's folder was removed and made again must
+    lock the folder now at that path, or a poll's marks could go in beside it unseen."""
+    folder = tmp_path / ("x" * 16)
+    folder.mkdir()
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _locked(folder):
+            taken.set()
+            release.wait(30)
+
+    with _locked(folder):
+        waiting = threading.Thread(target=hold)
+        waiting.start()
+        # The other thread has opened the folder it waits on: the one about to be removed.
+        while _opened(folder) < 2:
+            waiting.join(0.01)
+        folder.rmdir()
+        folder.mkdir()
+    try:
+        assert taken.wait(30)
+        other = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(other)
+    finally:
+        release.set()
+        waiting.join(30)
+
+
+def _opened(folder: Path) -> int:
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if _target(fd) == str(folder))
+
+
+def _target(fd: Path) -> str:
+    try:
+        return os.readlink(fd)
+    except OSError:
+        return ""
