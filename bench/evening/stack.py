@@ -58,6 +58,10 @@ def as_postgres(*command: str) -> list[str]:
 class Stack:
     workers: int = 3
     app_cpus: str = ""  # e.g. "0": taskset for both app servers
+    other_cpus: str = ""  # e.g. "1": taskset for PostgreSQL, Redis and Caddy
+    # Caddy answers the unchanged polls from the app's marks (games/follow_marks.py), as
+    # deploy/Caddyfile does; False: every poll reaches the app servers, as behind nginx.
+    marks: bool = True
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="ramiscore-load-")))
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
     ports: dict[str, int] = field(default_factory=dict)
@@ -83,7 +87,12 @@ class Stack:
             "REDIS_URL": f"redis://{HOST}:{self.ports['redis']}/0",
             "BENCH_STATIC_ROOT": str(self.tmp / "static"),
             "PYTHONPATH": str(ROOT),
+            "RAMISCORE_FOLLOW_MARKS": str(self.marks_dir) if self.marks else "",
         }
+
+    @property
+    def marks_dir(self) -> Path:
+        return self.tmp / "follow-marks"
 
     def start(self) -> None:
         self.secret = secrets.token_urlsafe(50)
@@ -118,10 +127,15 @@ class Stack:
         data = self.tmp / "pg"
         options = f"-p {self.ports['pg']} -k {data} -c listen_addresses=127.0.0.1"
         subprocess.run(
-            as_postgres(str(self.pg_bin / "pg_ctl"), "-D", str(data), "-o", options,
-                        "-l", str(data / "log"), "-w", *args),
+            self.pinned(as_postgres(str(self.pg_bin / "pg_ctl"), "-D", str(data), "-o", options,
+                                    "-l", str(data / "log"), "-w", *args)),
             check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip
+
+    def pinned(self, command: list[str]) -> list[str]:
+        """The services off the app servers' core (their children inherit it): what the app
+        servers' core does is theirs alone."""
+        return ["taskset", "-c", self.other_cpus, *command] if self.other_cpus else command
 
     def _start_pg_server(self) -> None:
         self._pg_ctl("start")
@@ -133,8 +147,8 @@ class Stack:
     def start_redis(self) -> None:
         self.ports.setdefault("redis", free_port())
         self.procs["redis"] = subprocess.Popen(
-            ["redis-server", "--port", str(self.ports["redis"]), "--bind", HOST,
-             "--save", "", "--appendonly", "no"],
+            self.pinned(["redis-server", "--port", str(self.ports["redis"]), "--bind", HOST,
+                         "--save", "", "--appendonly", "no"]),
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
 
@@ -181,28 +195,34 @@ class Stack:
         )  # fmt: skip
 
     def start_proxy(self) -> None:
+        """deploy/Caddyfile as shipped, over plain http, balancing the two app servers."""
         self.ports["proxy"] = free_port()
         upstreams = " ".join(f"{HOST}:{self.ports[n]}" for n in ("app1", "app2"))
-        caddyfile = self.tmp / "Caddyfile"
-        caddyfile.write_text(
-            "{\n\tadmin off\n\tauto_https off\n}\n"
-            f"http://{HOST}:{self.ports['proxy']} {{\n"
+        env = {
+            **os.environ,
+            "HOME": str(self.tmp),
+            "XDG_DATA_HOME": str(self.tmp),
+            "CADDY_OPTIONS": "admin off\nauto_https off",
+            "RAMISCORE_DOMAIN": f"http://{HOST}:{self.ports['proxy']}",
             # Each request's time as the proxy saw it (bench/evening/run.py reads it).
-            f"\tlog {{\n\t\toutput file {self.access_log}\n\t\tformat json\n\t}}\n"
-            f"\treverse_proxy {upstreams} {{\n"
-            "\t\tlb_policy round_robin\n"
-            "\t\tlb_try_duration 5s\n"
-            "\t\tfail_duration 10s\n"
-            "\t\thealth_uri /sante/\n"
-            "\t\thealth_interval 1s\n"
-            # As deploy/Caddyfile: a slow client holds Caddy, never a gunicorn worker.
-            "\t\tbuffer_requests\n\t\tbuffer_responses\n"
-            "\t}\n}\n"
-        )
+            # Never rolled: a thousand tables write more than the 100 MiB after which Caddy
+            # starts a new file, and the figures would be read from the last part only.
+            "RAMISCORE_SITE_OPTIONS": (
+                f"log {{\noutput file {self.access_log} {{\nroll_disabled\n}}\nformat json\n}}"
+            ),
+            "RAMISCORE_UPSTREAM": upstreams,
+            "RAMISCORE_PROXY_OPTIONS": "\n".join([
+                "lb_policy round_robin", "lb_try_duration 5s", "fail_duration 10s",
+                "health_uri /sante/", "health_interval 1s",
+            ]),
+        }  # fmt: skip
+        if self.marks:
+            self.marks_dir.mkdir(exist_ok=True)
+            env["RAMISCORE_FOLLOW_MARKS"] = str(self.marks_dir)
         self.procs["proxy"] = subprocess.Popen(
-            ["caddy", "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, "HOME": str(self.tmp), "XDG_DATA_HOME": str(self.tmp)},
+            self.pinned(["caddy", "run", "--config", str(ROOT / "deploy" / "Caddyfile"),
+                         "--adapter", "caddyfile"]),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
         wait_for(lambda: answers(self.ports["proxy"]), "Caddy")
 
