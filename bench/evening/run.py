@@ -25,6 +25,10 @@ from bench.evening.stack import ROOT, Stack
 
 RESULTS = ROOT / "bench" / "results"
 P99_MS = 200
+# A step counts only if the evening was played: a load generator short of its core sends less
+# than it should, and the proxy then answers fewer tables than the step says, quickly. The
+# share of the follow polls owed that the proxy must see (offered_share).
+OFFERED = 0.9
 # The tables sit down over SPAWN_S seconds; the step is judged from WARMUP_S seconds after the
 # last one did (each table's first page is a full render; later polls find nothing new).
 SPAWN_S = 30
@@ -81,10 +85,9 @@ def locust(
     ]  # fmt: skip
     if cpus:
         command = ["taskset", "-c", cpus, *command]
-    # The load generator shares its core with PostgreSQL, Redis and Caddy: it takes what they
-    # leave, or each of a donne's queries waits behind Locust's loop for that core (a donne
-    # then took 70 ms at the proxy for 15 ms of the app core's). Short of the core, it sends
-    # less than the evening, and the step does not count (OFFERED).
+    # The load generator shares its core with PostgreSQL, Redis and Caddy, the stack under
+    # test: it takes what they leave. Short of the core, it sends less than the evening, and
+    # the step does not count (OFFERED).
     command = ["nice", "-n", "19", *command]
     busy = CpuSampler(stack.sessions())
     busy.start()
@@ -190,11 +193,6 @@ def read_stats(prefix: Path, tables: int, access_log: Path) -> dict:
         "tables": tables, "held": held, "seconds": measured["seconds"],
         "offered": offered, "proxy": proxy, "kinds": kinds,
     }  # fmt: skip
-
-
-# A step counts only if the evening was played: a load generator short of its core sends less
-# than it should, and the proxy then answers fewer tables than the step says, quickly.
-OFFERED = 0.9
 
 
 def offered_share(proxy: dict, tables: int, seconds: float) -> float | None:

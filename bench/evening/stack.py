@@ -87,12 +87,13 @@ class Stack:
             "REDIS_URL": f"redis://{HOST}:{self.ports['redis']}/0",
             "BENCH_STATIC_ROOT": str(self.tmp / "static"),
             "PYTHONPATH": str(ROOT),
-            "RAMISCORE_FOLLOW_MARKS": str(self.marks_dir) if self.marks else "",
+            "RAMISCORE_FOLLOW_MARKS": self.marks_folder,
         }
 
     @property
-    def marks_dir(self) -> Path:
-        return self.tmp / "follow-marks"
+    def marks_folder(self) -> str:
+        """The follow marks' folder, the same for the app servers and Caddy; empty without."""
+        return str(self.tmp / "follow-marks") if self.marks else ""
 
     def start(self) -> None:
         self.secret = secrets.token_urlsafe(50)
@@ -215,10 +216,10 @@ class Stack:
                 "lb_policy round_robin", "lb_try_duration 5s", "fail_duration 10s",
                 "health_uri /sante/", "health_interval 1s",
             ]),
+            "RAMISCORE_FOLLOW_MARKS": self.marks_folder,
         }  # fmt: skip
-        if self.marks:
-            self.marks_dir.mkdir(exist_ok=True)
-            env["RAMISCORE_FOLLOW_MARKS"] = str(self.marks_dir)
+        if self.marks_folder:
+            Path(self.marks_folder).mkdir(exist_ok=True)
         self.procs["proxy"] = subprocess.Popen(
             self.pinned(["caddy", "run", "--config", str(ROOT / "deploy" / "Caddyfile"),
                          "--adapter", "caddyfile"]),
