@@ -16,12 +16,17 @@ class Form:
 
 
 class _Forms(HTMLParser):
-    """Every form of a page, with its fields as a browser would post them."""
+    """Every form of a page, with its fields as a browser would post them: a field outside
+    its form that names it (``form="donne-form"``, the dealer's select above the donne form)
+    is posted with it."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.forms: list[Form] = []
+        self.by_id: dict[str, Form] = {}
+        self.named: dict[str, Form] = {}  # the fields that name their form, by its id
         self.current: Form | None = None
+        self.owner: Form | None = None  # the form of the select or textarea being read
         self.select: str | None = None
         self.textarea: str | None = None
 
@@ -30,8 +35,16 @@ class _Forms(HTMLParser):
         if tag == "form":
             self.current = Form()
             self.forms.append(self.current)
+            if a.get("id"):
+                self.by_id[a["id"]] = self.current
             return
-        form, name = self.current, a.get("name")
+        if tag == "option":
+            owner, select = self.owner, self.select
+            if owner is not None and select and ("selected" in a or select not in owner.fields):
+                owner.fields[select] = a.get("value") or ""
+            return
+        name = a.get("name")
+        form = self.named.setdefault(a["form"], Form()) if a.get("form") else self.current
         if form is None or not name:
             return
         if tag == "input":
@@ -44,25 +57,30 @@ class _Forms(HTMLParser):
             elif kind not in ("submit", "button", "reset", "image", "file"):
                 form.fields[name] = value
         elif tag == "select":
-            self.select = name
-        elif tag == "option" and self.select is not None:
-            if "selected" in a or self.select not in form.fields:
-                form.fields[self.select] = a.get("value") or ""
+            self.select, self.owner = name, form
         elif tag == "textarea":
-            self.textarea = name
+            self.textarea, self.owner = name, form
             form.fields[name] = ""
 
     def handle_data(self, data: str) -> None:
-        if self.current is not None and self.textarea is not None:
-            self.current.fields[self.textarea] += data
+        if self.owner is not None and self.textarea is not None:
+            self.owner.fields[self.textarea] += data
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self.current = None
         elif tag == "select":
-            self.select = None
+            self.select = self.owner = None
         elif tag == "textarea":
-            self.textarea = None
+            self.textarea = self.owner = None
+
+    def close(self) -> None:
+        super().close()
+        for form_id, outside in self.named.items():
+            if form_id in self.by_id:
+                self.by_id[form_id].fields.update(outside.fields)
+                for name, values in outside.choices.items():
+                    self.by_id[form_id].choices.setdefault(name, []).extend(values)
 
 
 def donne_form(html: str) -> Form:
