@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.evening.stack import ROOT, Stack
@@ -89,10 +90,12 @@ def locust(
     # test: it takes what they leave. Short of the core, it sends less than the evening, and
     # the step does not count (OFFERED).
     command = ["nice", "-n", "19", *command]
-    busy = CpuSampler(stack.sessions())
-    busy.start()
     with open(f"{prefix}.log", "w", encoding="utf-8") as log:
-        subprocess.run(command, env=env, cwd=ROOT, check=False, stdout=log, stderr=log)
+        generator = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log, stderr=log)
+        # nice and taskset exec what they start: Locust keeps the pid.
+        busy = CpuSampler(lambda: {**stack.groups(), "load generator": {generator.pid}})
+        busy.start()
+        generator.wait()
     busy.stop.set()
     stats = read_stats(prefix, tables, stack.access_log)
     measured = json.loads(Path(f"{prefix}_measured.json").read_text(encoding="utf-8"))
@@ -104,12 +107,14 @@ def locust(
 
 class CpuSampler(threading.Thread):
     """How busy each CPU was (from /proc/stat, once a second): is the app servers' core the
-    limit, or something else? And what the processes of each group (the app servers, their
-    task runners: ``Stack.sessions``) used of it, in cores."""
+    limit, or something else? And what the processes of each group used, in cores: the app
+    servers and their task runners on one core, PostgreSQL, Redis, the proxy and the load
+    generator on the other (``Stack.groups``; asked at each sample, as a fault restarts
+    some)."""
 
-    def __init__(self, sessions: dict[str, set[int]]) -> None:
+    def __init__(self, groups: Callable[[], dict[str, set[int]]]) -> None:
         super().__init__(daemon=True)
-        self.sessions = sessions
+        self.groups = groups
         self.samples: list[tuple[float, dict[str, tuple[int, int]], dict[str, int]]] = []
         self.stop = threading.Event()
 
@@ -126,7 +131,7 @@ class CpuSampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.is_set():
-            self.samples.append((time.time(), self.read(), session_ticks(self.sessions)))
+            self.samples.append((time.time(), self.read(), group_ticks(self.groups())))
             time.sleep(1)
 
     def _ends(self, start: float, end: float):
@@ -154,10 +159,11 @@ class CpuSampler(threading.Thread):
         return {name: round((last[2][name] - first[2][name]) / seconds, 2) for name in first[2]}
 
 
-def session_ticks(sessions: dict[str, set[int]]) -> dict[str, int]:
-    """The CPU ticks (user and system) used so far by the processes of each group, a group
-    being the sessions its processes run in (each server starts one with its workers)."""
-    ticks = dict.fromkeys(sessions, 0)
+def group_ticks(groups: dict[str, set[int]]) -> dict[str, int]:
+    """The CPU ticks (user and system) used so far by the processes of each group: a group is
+    the processes started as its pids and all they started (a server's workers, PostgreSQL's
+    backends)."""
+    procs: dict[int, tuple[int, int]] = {}  # pid: (parent, ticks)
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -166,9 +172,15 @@ def session_ticks(sessions: dict[str, set[int]]) -> dict[str, int]:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except OSError:  # gone meanwhile
             continue
-        for name, ids in sessions.items():
-            if int(fields[3]) in ids:
-                ticks[name] += int(fields[11]) + int(fields[12])
+        procs[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    group_of = {pid: name for name, pids in groups.items() for pid in pids}
+    ticks = dict.fromkeys(groups, 0)
+    for pid, (_parent, used) in procs.items():
+        seen = 0
+        while pid not in group_of and pid in procs and seen < 64:  # up to a root, or init
+            pid, seen = procs[pid][0], seen + 1
+        if pid in group_of:
+            ticks[group_of[pid]] += used
     return ticks
 
 

@@ -227,13 +227,23 @@ class Stack:
         )  # fmt: skip
         wait_for(lambda: answers(self.ports["proxy"]), "Caddy")
 
-    def sessions(self) -> dict[str, set[int]]:
-        """The app servers and the task runners, each started in a session of its own."""
-        started = {name: proc.pid for name, proc in self.procs.items()}
-        return {
+    def groups(self) -> dict[str, set[int]]:
+        """The processes of each part of the stack, by the pids that started the others: the
+        app servers, their task runners, PostgreSQL (its postmaster), Redis and the proxy."""
+        started = {name: proc.pid for name, proc in self.procs.items() if proc.poll() is None}
+        groups = {
             "app servers": {pid for name, pid in started.items() if name in ("app1", "app2")},
             "task runners": {pid for name, pid in started.items() if name.endswith("-tasks")},
+            "PostgreSQL": set(),
+            "Redis": {started["redis"]} if "redis" in started else set(),
+            "proxy": {started["proxy"]} if "proxy" in started else set(),
         }
+        try:  # its first line is the postmaster's pid
+            first = (self.tmp / "pg" / "postmaster.pid").read_text().split("\n", 1)[0]
+            groups["PostgreSQL"].add(int(first))
+        except (OSError, ValueError):  # restarting
+            pass
+        return groups
 
     @property
     def access_log(self) -> Path:
