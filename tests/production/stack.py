@@ -257,9 +257,10 @@ def caddy(tmp: Path, upstream: int, marks: str = "") -> Service:
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
-def nginx(tmp: Path, upstream: int) -> Service:
+def nginx(tmp: Path, upstream: int, marks: str = "") -> Service:
     """deploy/nginx.conf with what an operator replaces replaced: the name (localhost), a
-    self-signed certificate, free ports of 127.0.0.1, gunicorn's port. The rest as shipped."""
+    self-signed certificate, free ports of 127.0.0.1, gunicorn's port, the follow marks'
+    folder (``marks``, the app servers'; none without). The rest as shipped."""
     port, http_port = free_ports(2)
     cert, key = tmp / "localhost.crt", tmp / "localhost.key"
     subprocess.run(
@@ -277,6 +278,7 @@ def nginx(tmp: Path, upstream: int) -> Service:
         ("/etc/letsencrypt/live/rami.example.org/privkey.pem", str(key)),
         ("rami.example.org", "localhost"),
         ("http://127.0.0.1:8001", f"http://127.0.0.1:{upstream}"),
+        ("/var/lib/ramiscore/follow-marks/", f"{marks or tmp / 'no-marks'}/"),
     ]:
         assert old in site, old
         site = site.replace(old, new)

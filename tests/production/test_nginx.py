@@ -1,6 +1,7 @@
 """deploy/nginx.conf in front of the same gunicorn, as the other proxy the README offers: the
 request is https, the share link too, the visitor's address reaches the login limits whatever
-the visitor writes, and what gunicorn is told to ignore (X-Forwarded-Ssl) is dropped."""
+the visitor writes, what gunicorn is told to ignore (X-Forwarded-Ssl) is dropped, and a
+follower's unchanged poll is answered by nginx from the app's follow marks, as by Caddy."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from tests.production import stack
 from tests.production.conftest import need
+from tests.production.follow import LIVE, compared, in_the_app, marked, shared
 from tests.production.stack import Client
 
 HSTS = "max-age=31536000; includeSubDomains"
@@ -18,7 +20,8 @@ def nginx(production, tmp_path_factory):
     need("nginx", "nginx")
     need("openssl", "openssl")
     tmp = tmp_path_factory.mktemp("nginx")
-    with stack.running(stack.nginx(tmp, production.gunicorn.port)) as (proxy,):
+    served = stack.nginx(tmp, production.gunicorn.port, marks=str(production.marks))
+    with stack.running(served) as (proxy,):
         yield proxy
 
 
@@ -42,3 +45,69 @@ def test_through_nginx_the_visitor_address_reaches_the_login_limits(nginx) -> No
         ), n
     assert Client(nginx.port, tls=True, source="127.0.0.6").login("dora") == 429
     assert Client(nginx.port, tls=True, source="127.0.0.7").login("dora") == 302
+
+
+def test_an_unchanged_poll_is_answered_by_nginx_with_the_app_s_own_304(production, nginx) -> None:
+    _pk, token = shared(production)
+    visitor = Client(nginx.port, tls=True)
+    path = f"/suivre/{token}/"
+    status, headers, _body = visitor.request("GET", path, headers=LIVE)
+    assert status == 200
+    etag = headers["ETag"]
+    assert etag in marked(production, token)
+    polled = {**LIVE, "If-None-Match": etag}
+    status, by_nginx, body = visitor.request("GET", path, headers=polled)
+    assert (status, body) == (304, b"")
+    app = Client(production.gunicorn.port, host="localhost")
+    status, by_app, _body = app.request(
+        "GET", path, headers={**polled, "X-Forwarded-Proto": "https"}
+    )
+    assert status == 304
+    # nginx writes a Content-Length of 0 on every 304 it makes; browsers keep the stored
+    # answer's own when they update it from a 304.
+    assert by_nginx["Content-Length"] == "0"
+    del by_nginx["Content-Length"]
+    assert compared(by_nginx) == compared(by_app)
+    # It is nginx that answers: a mark of the app's shape the app never made, all the same.
+    made_up = '"' + "0" * 32 + '"'
+    (production.marks / token / made_up).touch()
+    polled_made_up = {**LIVE, "If-None-Match": made_up}
+    status, headers, _body = visitor.request("GET", path, headers=polled_made_up)
+    assert (status, headers["ETag"]) == (304, made_up)
+    # Never a name of another shape: what a visitor writes does not walk the disk.
+    (production.marks / token / '"fait-main"').touch()
+    walks = f'"0/../../{token}/{made_up.strip(chr(34))}"'
+    for written in ('"fait-main"', walks):
+        status, _headers, _body = visitor.request(
+            "GET", path, headers={**LIVE, "If-None-Match": written}
+        )
+        assert status == 200, written
+    # Nor the page itself (a reload), nor a link of another partie, nor a POST.
+    assert visitor.request("GET", path, headers={"If-None-Match": etag})[0] == 200
+    assert visitor.request("GET", f"/suivre/{production.token}/", headers=polled)[0] == 200
+    assert visitor.request("POST", path, headers=polled)[0] != 304
+
+
+def test_a_donne_then_a_revoked_link_reach_the_follower_through_nginx(production, nginx) -> None:
+    pk, token = shared(production)
+    visitor = Client(nginx.port, tls=True)
+    path = f"/suivre/{token}/"
+    etag = visitor.request("GET", path, headers=LIVE)[1]["ETag"]
+    assert visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})[0] == 304
+    in_the_app(
+        production,
+        "from games.models import Partie\nfrom tests.factories import hand, play\n"
+        f"play(Partie.objects.get(pk={pk}), 'Bruno', 'rami',"
+        " Anne=hand(points=4), Chloé=hand(points=5))",
+    )
+    status, headers, body = visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})
+    assert status == 200 and "Bruno" in body.decode()
+    assert headers["Content-Type"] == "text/html; charset=utf-8"
+    etag = headers["ETag"]
+    in_the_app(
+        production,
+        "from games.models import Partie\n"
+        f"services.partie_unshare(partie=Partie.objects.get(pk={pk}))",
+    )
+    status, headers, _body = visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})
+    assert (status, headers["HX-Refresh"]) == (404, "true")
