@@ -9,6 +9,7 @@ recovered, and the donnes the scorekeepers were told were recorded counted in th
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
@@ -102,6 +103,8 @@ def locust(
     window = measured["from_epoch"], measured["to_epoch"]
     stats["cpu_busy"] = busy.share(*window)
     stats["cpu_of"] = busy.used(*window)
+    stats["cpu_stolen"] = busy.stolen(*window)
+    stats["cpu_busiest_second"] = busy.busiest_second(*window)
     return stats
 
 
@@ -115,18 +118,19 @@ class CpuSampler(threading.Thread):
     def __init__(self, groups: Callable[[], dict[str, set[int]]]) -> None:
         super().__init__(daemon=True)
         self.groups = groups
-        self.samples: list[tuple[float, dict[str, tuple[int, int]], dict[str, int]]] = []
+        self.samples: list[tuple[float, dict[str, tuple[int, int, int]], dict[str, int]]] = []
         self.stop = threading.Event()
 
     @staticmethod
-    def read() -> dict[str, tuple[int, int]]:
+    def read() -> dict[str, tuple[int, int, int]]:
         cpus = {}
         with open("/proc/stat", encoding="ascii") as fh:
             for line in fh:
                 name, *fields = line.split()
                 if name.startswith("cpu") and name != "cpu":
                     ticks = [int(f) for f in fields]
-                    cpus[name] = (sum(ticks), ticks[3] + ticks[4])  # total, idle + iowait
+                    # total, idle + iowait, and stolen: the time the host gave to another VM
+                    cpus[name] = (sum(ticks), ticks[3] + ticks[4], ticks[7])
         return cpus
 
     def run(self) -> None:
@@ -149,6 +153,32 @@ class CpuSampler(threading.Thread):
             if last[name][0] > first[name][0]
         }
 
+    def stolen(self, start: float, end: float) -> dict[str, float]:
+        """The share of each CPU's time the host gave to another machine: a shared machine's
+        slow moments."""
+        first, last = self._ends(start, end)
+        if first is None:
+            return {}
+        first, last = first[1], last[1]
+        return {
+            name: round((last[name][2] - first[name][2]) / (last[name][0] - first[name][0]), 3)
+            for name in first
+            if last[name][0] > first[name][0]
+        }
+
+    def busiest_second(self, start: float, end: float) -> dict[str, float]:
+        """Each CPU's busy share in its busiest second: a core full for moments, not on
+        average."""
+        inside = [s[1] for s in self.samples if start <= s[0] <= end]
+        busiest: dict[str, float] = {}
+        for before, after in itertools.pairwise(inside):
+            for name in before:
+                total = after[name][0] - before[name][0]
+                if total > 0:
+                    busy = 1 - (after[name][1] - before[name][1]) / total
+                    busiest[name] = round(max(busiest.get(name, 0.0), busy), 2)
+        return busiest
+
     def used(self, start: float, end: float) -> dict[str, float]:
         """Cores used by each group between start and end (a process killed meanwhile takes
         what it used with it)."""
@@ -162,7 +192,8 @@ class CpuSampler(threading.Thread):
 def group_ticks(groups: dict[str, set[int]]) -> dict[str, int]:
     """The CPU ticks (user and system) used so far by the processes of each group: a group is
     the processes started as its pids and all they started (a server's workers, PostgreSQL's
-    backends)."""
+    backends), those that have ended included (what a process reaped is counted in its own
+    line: PostgreSQL's backends end with their connections)."""
     procs: dict[int, tuple[int, int]] = {}  # pid: (parent, ticks)
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -172,7 +203,8 @@ def group_ticks(groups: dict[str, set[int]]) -> dict[str, int]:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except OSError:  # gone meanwhile
             continue
-        procs[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+        # utime, stime, and cutime, cstime: the ended children it waited for
+        procs[int(entry)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
     group_of = {pid: name for name, pids in groups.items() for pid in pids}
     ticks = dict.fromkeys(groups, 0)
     for pid, (_parent, used) in procs.items():
@@ -439,6 +471,10 @@ def print_step(step: dict) -> None:
             f"  | Locust p50 {k['p50_ms']:6.0f} p99 {k['p99_ms']:6.0f} ms, {k['failures']} failed"
         )
     print(f"  CPU busy: {step.get('cpu_busy', {})}, used by: {step.get('cpu_of', {})}")
+    print(
+        f"  stolen by the host: {step.get('cpu_stolen', {})},"
+        f" busiest second: {step.get('cpu_busiest_second', {})}"
+    )
     if step.get("offered") is not None:
         print(f"  follow polls at the proxy: {step['offered']:.0%} of the evening's")
     print("  held" if step["held"] else "  did not hold")
