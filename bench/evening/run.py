@@ -134,8 +134,17 @@ class CpuSampler(threading.Thread):
         return cpus
 
     def run(self) -> None:
+        # What each process was last seen to use: a process that ends (a backend with its
+        # connection, a server killed or restarted by a fault) still counts what it used.
+        last: dict[tuple[str, int], int] = {}
         while not self.stop.is_set():
-            self.samples.append((time.time(), self.read(), group_ticks(self.groups())))
+            for name, pids in group_ticks(self.groups()).items():
+                for pid, used in pids.items():
+                    last[(name, pid)] = max(used, last.get((name, pid), 0))
+            totals = dict.fromkeys(self.groups(), 0)
+            for (name, _pid), used in last.items():
+                totals[name] = totals.get(name, 0) + used
+            self.samples.append((time.time(), self.read(), totals))
             time.sleep(1)
 
     def _ends(self, start: float, end: float):
@@ -180,8 +189,8 @@ class CpuSampler(threading.Thread):
         return busiest
 
     def used(self, start: float, end: float) -> dict[str, float]:
-        """Cores used by each group between start and end (a process killed meanwhile takes
-        what it used with it)."""
+        """Cores used by each group between start and end (of a process that ended meanwhile,
+        what it used until the last sample that saw it)."""
         first, last = self._ends(start, end)
         if first is None:
             return {}
@@ -189,11 +198,10 @@ class CpuSampler(threading.Thread):
         return {name: round((last[2][name] - first[2][name]) / seconds, 2) for name in first[2]}
 
 
-def group_ticks(groups: dict[str, set[int]]) -> dict[str, int]:
-    """The CPU ticks (user and system) used so far by the processes of each group: a group is
-    the processes started as its pids and all they started (a server's workers, PostgreSQL's
-    backends), those that have ended included (what a process reaped is counted in its own
-    line: PostgreSQL's backends end with their connections)."""
+def group_ticks(groups: dict[str, set[int]]) -> dict[str, dict[int, int]]:
+    """The CPU ticks (user and system) used so far by each process of each group, by pid: a
+    group is the processes started as its pids and all they started (a server's workers,
+    PostgreSQL's backends)."""
     procs: dict[int, tuple[int, int]] = {}  # pid: (parent, ticks)
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -203,16 +211,15 @@ def group_ticks(groups: dict[str, set[int]]) -> dict[str, int]:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except OSError:  # gone meanwhile
             continue
-        # utime, stime, and cutime, cstime: the ended children it waited for
-        procs[int(entry)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+        procs[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
     group_of = {pid: name for name, pids in groups.items() for pid in pids}
-    ticks = dict.fromkeys(groups, 0)
+    ticks: dict[str, dict[int, int]] = {name: {} for name in groups}
     for pid, (_parent, used) in procs.items():
-        seen = 0
-        while pid not in group_of and pid in procs and seen < 64:  # up to a root, or init
-            pid, seen = procs[pid][0], seen + 1
-        if pid in group_of:
-            ticks[group_of[pid]] += used
+        root, seen = pid, 0
+        while root not in group_of and root in procs and seen < 64:  # up to a root, or init
+            root, seen = procs[root][0], seen + 1
+        if root in group_of:
+            ticks[group_of[root]][pid] = used
     return ticks
 
 
