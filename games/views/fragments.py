@@ -20,11 +20,12 @@ its place. Nothing a player types can forge the placeholder, which is a whole <i
 The rest of the page that the state decides is kept in the same entry, region by region
 (``{% kept "name" %}`` in games/partie_detail.html, games/templatetags/kept.py): the words of
 the JavaScript, the partie's heading and record, the rachat cards and the donne form, the
-links, the note and the actions. What belongs to one request stays out of them (the messages,
-the undo, the share link, drawn with the request's host) or is put in on the way out, as the
-token is: the donne form's idempotency key is kept as a placeholder, and each request gets a
-fresh key in its place (a key is never served twice). The owner's page makes its key from the
-partie, its players and its stored summary alone (``page_state``), read in one query: an
+links, the share panel (kept by the address the request came to, as its link is absolute),
+the note and the actions. What belongs to one request stays out of them (the messages, the
+undo) or is put in on the way out, as the token is: the donne form's idempotency key is kept
+as a placeholder, and each request gets a fresh key in its place (a key is never served
+twice). The owner's page makes its key from the partie, its players and its stored summary
+alone (``page_state``), read in one query, and the request's address (``page_key``): an
 unchanged partie is served without loading a state (games/views/partie_page.py show_partie).
 """
 
@@ -156,6 +157,14 @@ def key(kind: str, marque: Marque, state: str) -> str:
     return f"fragment:{kind}:{partie.pk}:{digest}"
 
 
+def page_key(request: HttpRequest, marque: Marque, state: str) -> str:
+    """The key of a partie page's entry: ``key`` with what its share panel is drawn from
+    besides the partie, the address the request came to (the share link is absolute) and
+    whether it asked for the panel open (?partage, after a new link)."""
+    asked = (request.scheme, request.get_host(), "partage" in request.GET)
+    return key("page", marque, f"{state}|{asked!r}")
+
+
 def follow_key(request: HttpRequest, etag: str) -> str:
     """The key of a share link's live fragment: its ETag names the state and the
     representation; the path (the big screen, every donne), the language and the time zone
@@ -235,7 +244,7 @@ def page_entry(
             rows=context["rows"],
             hidden_rows=context["hidden_rows"],
         )
-        entry = PageEntry(request, key("page", marque, state), keep=keep)
+        entry = PageEntry(request, page_key(request, marque, state), keep=keep)
     drawn: dict[str, Any] = {}
 
     def draw(template: str) -> str:

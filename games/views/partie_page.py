@@ -55,7 +55,7 @@ def show_partie(request: HttpRequest, pk: int) -> HttpResponse:
         return render_partie(request, load_marque(get_partie_for_user(request, pk), request))
     state = fragments.page_state(marque, everything="tout" in request.GET)
     entry = fragments.PageEntry(
-        request, fragments.key("page", marque, state), keep=True, shallow=True
+        request, fragments.page_key(request, marque, state), keep=True, shallow=True
     )
     undo = request.session.pop(UNDO_KEY, None)  # read once, whichever render shows it
     try:
@@ -68,7 +68,7 @@ def show_partie(request: HttpRequest, pk: int) -> HttpResponse:
 def _without_states(request: HttpRequest, pk: int) -> Marque | None:
     """The partie ``pk`` of this account with its result and its players in one query (the
     players carry the partie), its summary, and no state: enough for the key of its kept page
-    and for what the page draws on every request (the messages, the undo, the share link)."""
+    and for what the page draws on every request (the messages, the undo)."""
     joueurs = list(
         Joueur.objects.filter(partie_id=pk, partie__owner=request.user)
         .select_related("partie", "partie__result", "habitue")

@@ -213,11 +213,36 @@ def test_a_note_written_after_the_page_was_kept_is_on_the_next_page(alice, parti
     )
 
 
-def test_the_share_link_is_drawn_for_the_host_asked(alice, partie) -> None:
-    services.partie_share(partie=partie)
+def share_link(html: str) -> str:
+    return re.search(r'id="share-url" type="url" value="([^"]+)"', html).group(1)
+
+
+def test_the_share_link_is_drawn_for_the_host_and_scheme_asked(alice, partie) -> None:
+    token = services.partie_share(partie=partie).share_token
     page(logged_in(), partie)
-    html = page(logged_in(HTTP_HOST="localhost"), partie)
-    assert 'id="share-url" type="url" value="http://localhost/' in html
+    assert share_link(page(logged_in(HTTP_HOST="localhost"), partie)) == (
+        f"http://localhost/suivre/{token}/"
+    )
+    assert share_link(page(logged_in(), partie, secure=True)) == (
+        f"https://testserver/suivre/{token}/"
+    )
+    assert share_link(page(logged_in(), partie)) == f"http://testserver/suivre/{token}/"
+
+
+def test_the_kept_share_panel_opens_when_asked_and_follows_a_new_link(alice, partie) -> None:
+    client = logged_in()
+    old = services.partie_share(partie=partie).share_token
+    url = reverse("partie_detail", args=[partie.pk])
+    assert '<details class="card mb-3 d-print-none" id="partage">' in page(client, partie)
+    opened = client.get(url + "?partage").content.decode()
+    assert '<details class="card mb-3 d-print-none" id="partage" open>' in opened
+    assert '<details class="card mb-3 d-print-none" id="partage">' in page(client, partie)
+    # A new link, then none: the kept panel is never the old one.
+    new = services.partie_share(partie=partie).share_token
+    assert new != old and share_link(page(client, partie)).endswith(f"/suivre/{new}/")
+    services.partie_unshare(partie=partie)
+    html = page(client, partie)
+    assert 'id="share-url"' not in html and "Créer le lien de partage" in html
 
 
 def per_request_values_out(html: str) -> str:
