@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.production import stack
+from tests.production.stack import Client
 
 SHARED = """
 import json
@@ -39,3 +40,25 @@ def compared(headers) -> dict[str, str]:
     # every answer of Caddy's, the app's too). Go writes "Etag": names are case-blind.
     own = {"date", "server", "via", "connection", "alt-svc"}
     return {k.lower(): v for k, v in headers.items() if k.lower() not in own}
+
+
+def polled_unchanged(production, port: int) -> tuple[Client, str, str, dict, dict]:
+    """A partie shared for the test, its live fragment asked through the proxy on ``port``
+    (the app's answer publishes its marks), then polled with its ETag: the proxy's 304, and
+    the app's own to the same poll, straight from gunicorn as the proxy forwards it. The
+    visitor, the token, the ETag, and the two answers' headers."""
+    _pk, token = shared(production)
+    visitor = Client(port, tls=True)
+    path = f"/suivre/{token}/"
+    status, headers, _body = visitor.request("GET", path, headers=LIVE)
+    assert status == 200
+    etag = headers["ETag"]
+    assert etag in marked(production, token)
+    polled = {**LIVE, "If-None-Match": etag}
+    status, by_proxy, body = visitor.request("GET", path, headers=polled)
+    assert (status, body) == (304, b"")
+    app = Client(production.gunicorn.port, host="localhost")
+    forwarded = {**polled, "X-Forwarded-Proto": "https"}
+    status, by_app, _body = app.request("GET", path, headers=forwarded)
+    assert status == 304
+    return visitor, token, etag, by_proxy, by_app

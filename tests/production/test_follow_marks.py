@@ -5,26 +5,14 @@ is the other tests'."""
 
 from __future__ import annotations
 
-from tests.production.follow import LIVE, compared, in_the_app, marked, shared
+from tests.production.follow import LIVE, compared, in_the_app, marked, polled_unchanged, shared
 from tests.production.stack import Client
 
 
 def test_an_unchanged_poll_is_answered_by_caddy_with_the_app_s_own_304(production) -> None:
-    _pk, token = shared(production)
-    visitor = Client(production.caddy.port, tls=True)
+    visitor, token, etag, by_caddy, by_app = polled_unchanged(production, production.caddy.port)
     path = f"/suivre/{token}/"
-    status, headers, _body = visitor.request("GET", path, headers=LIVE)
-    assert status == 200
-    etag = headers["ETag"]
-    assert etag in marked(production, token)
     polled = {**LIVE, "If-None-Match": etag}
-    status, by_caddy, body = visitor.request("GET", path, headers=polled)
-    assert (status, body) == (304, b"")
-    # The app's answer to the same poll, straight from gunicorn, as Caddy forwards it.
-    app = Client(production.gunicorn.port, host="localhost")
-    forwarded = {**polled, "X-Forwarded-Proto": "https"}
-    status, by_app, _body = app.request("GET", path, headers=forwarded)
-    assert status == 304
     assert compared(by_caddy) == compared(by_app)
     # It is Caddy that answers: a mark the app never made is answered all the same.
     (production.marks / token / '"fait-main"').touch()

@@ -9,7 +9,7 @@ import pytest
 
 from tests.production import stack
 from tests.production.conftest import need
-from tests.production.follow import LIVE, compared, in_the_app, marked, shared
+from tests.production.follow import LIVE, compared, in_the_app, polled_unchanged, shared
 from tests.production.stack import Client
 
 HSTS = "max-age=31536000; includeSubDomains"
@@ -48,21 +48,9 @@ def test_through_nginx_the_visitor_address_reaches_the_login_limits(nginx) -> No
 
 
 def test_an_unchanged_poll_is_answered_by_nginx_with_the_app_s_own_304(production, nginx) -> None:
-    _pk, token = shared(production)
-    visitor = Client(nginx.port, tls=True)
+    visitor, token, etag, by_nginx, by_app = polled_unchanged(production, nginx.port)
     path = f"/suivre/{token}/"
-    status, headers, _body = visitor.request("GET", path, headers=LIVE)
-    assert status == 200
-    etag = headers["ETag"]
-    assert etag in marked(production, token)
     polled = {**LIVE, "If-None-Match": etag}
-    status, by_nginx, body = visitor.request("GET", path, headers=polled)
-    assert (status, body) == (304, b"")
-    app = Client(production.gunicorn.port, host="localhost")
-    status, by_app, _body = app.request(
-        "GET", path, headers={**polled, "X-Forwarded-Proto": "https"}
-    )
-    assert status == 304
     # nginx writes a Content-Length of 0 on every 304 it makes; browsers keep the stored
     # answer's own when they update it from a 304.
     assert by_nginx["Content-Length"] == "0"
