@@ -138,10 +138,11 @@ class CpuSampler(threading.Thread):
         # connection, a server killed or restarted by a fault) still counts what it used.
         last: dict[tuple[str, int], int] = {}
         while not self.stop.is_set():
-            for name, pids in group_ticks(self.groups()).items():
+            groups = self.groups()
+            for name, pids in group_ticks(groups).items():
                 for pid, used in pids.items():
                     last[(name, pid)] = max(used, last.get((name, pid), 0))
-            totals = dict.fromkeys(self.groups(), 0)
+            totals = dict.fromkeys(groups, 0)
             for (name, _pid), used in last.items():
                 totals[name] = totals.get(name, 0) + used
             self.samples.append((time.time(), self.read(), totals))
