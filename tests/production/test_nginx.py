@@ -51,8 +51,8 @@ def test_an_unchanged_poll_is_answered_by_nginx_with_the_app_s_own_304(productio
     visitor, token, etag, by_nginx, by_app = polled_unchanged(production, nginx.port)
     path = f"/suivre/{token}/"
     polled = {**LIVE, "If-None-Match": etag}
-    # nginx writes a Content-Length of 0 on every 304 it makes; browsers keep the stored
-    # answer's own when they update it from a 304.
+    # nginx writes a Content-Length of 0 on every 304 it makes; the follower's page sends its
+    # own If-None-Match, so its script gets the 304 itself, with no body either way.
     assert by_nginx["Content-Length"] == "0"
     del by_nginx["Content-Length"]
     assert compared(by_nginx) == compared(by_app)
