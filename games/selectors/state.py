@@ -128,19 +128,32 @@ class PartieState:
         move it; a donne, a decision, an option or the end does)."""
         return str(self.partie.revision)
 
+    def read_latest(self) -> None:
+        """The latest donne's key and dealer, read together (one query) the first time either
+        is asked of a state loaded without them (selectors.partie_state_of ``latest``): a
+        queued donne behind another one needs both."""
+        row = (
+            Donne.objects.filter(partie=self.partie)
+            .order_by("-number")
+            .values("idempotency_key", "dealer_id")
+            .first()
+        )
+        self.last_key = row["idempotency_key"] if row else None
+        self.last_dealer_id = row["dealer_id"] if row else None
+
     def latest_key(self) -> Any:
-        """The latest donne's idempotency key (None: no donne yet), read if this state was
-        loaded without it (selectors.partie_state_of ``latest``)."""
+        """The latest donne's idempotency key (None: no donne yet)."""
         if self.last_key is UNKNOWN:
-            latest = Donne.objects.filter(partie=self.partie).order_by("-number")
-            self.last_key = latest.values_list("idempotency_key", flat=True).first()
+            self.read_latest()
         return self.last_key
 
     def next_dealer(self, in_race: list[str], number: int) -> Joueur | None:
         """The dealer of donne ``number`` about to be recorded (games/dealing.py)."""
-        if self.last_dealer_id is UNKNOWN or number != self.summary.recorded + 1:
+        if number != self.summary.recorded + 1:
             previous = dealer_id_of(self.partie, number - 1)
         else:
+            if self.last_dealer_id is UNKNOWN:
+                self.read_latest()
             previous = self.last_dealer_id
         return dealer_after(self.partie, self.joueurs, in_race, previous)
 

@@ -153,9 +153,7 @@ def _locked_state(partie: Partie, key: uuid.UUID | None) -> PartieState:
     partie, _summary = locked(partie)
     partie.save(update_fields=["updated_at"])  # what ``claim`` does on the way it takes
     state = partie_state(partie, last=RECENT)
-    latest = partie.donnes.order_by("-number").values("dealer_id", "idempotency_key").first()
-    state.last_dealer_id = latest["dealer_id"] if latest else None
-    state.last_key = latest["idempotency_key"] if latest else None
+    state.read_latest()
     if key is not None:
         done = partie.donnes.filter(idempotency_key=key).values_list("pk", flat=True).first()
         state.done_id = done

@@ -109,7 +109,8 @@ def test_the_unchanged_share_poll_is_one_query_at_5_and_60_donnes(
 # the database cache here, none with Redis; the partie below has no link.
 RECORD_QUERIES = 11
 # A donne posted without its dealer (the offline queue's, behind another one waiting) adds who
-# dealt the latest donne, for the rotation's next one.
+# dealt the latest donne, for the rotation's next one; behind another one, the same query
+# reads that donne's key, which the queued one names (``after_key``).
 DEALT_IN_TURN = 1
 
 
@@ -149,6 +150,29 @@ def test_recording_a_donne_costs_the_same_queries_at_5_and_300_donnes(
         assert response.json() == {"ok": True, "number": donnes + 1, "etat": str(partie.revision)}
     else:
         assert f"{donnes + 1} donnes" in response.content.decode()
+
+
+@pytest.mark.parametrize("donnes", [5, 300])
+def test_a_queued_donne_behind_another_reads_the_latest_donne_once(
+    donnes: int, django_assert_num_queries
+) -> None:
+    partie = partie_with(donnes)
+    services.partie_unshare(partie=partie)
+    client = alices_phone()
+    url = reverse("donne_create", args=[partie.pk])
+    headers = {"HTTP_X_RAMISCORE_QUEUE": "1"}
+    # Two donnes typed offline: the queue sends the first, then the second behind it.
+    first = posted_donne(partie, "Bruno", dealer="")
+    second = {**posted_donne(partie, "Anne", dealer=""), "after_key": first["idempotency_key"]}
+    assert client.post(url, first, **headers).json()["number"] == donnes + 1
+    latest = partie.donnes.get(number=donnes + 1)
+    with django_assert_num_queries(RECORD_QUERIES + DEALT_IN_TURN):
+        response = client.post(url, second, **headers)
+    assert response.json()["number"] == donnes + 2
+    recorded = partie.donnes.get(number=donnes + 2)
+    # The rotation: the seat after the latest dealer's, among the four at the table.
+    seats = list(partie.joueurs.order_by("seat").values_list("pk", flat=True))
+    assert recorded.dealer_id == seats[(seats.index(latest.dealer_id) + 1) % len(seats)]
 
 
 # A rachat decision (htmx), an edit and a delete of the latest donne: the same read as a
