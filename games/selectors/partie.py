@@ -127,9 +127,16 @@ def _with_latest(rows: QuerySet[Joueur]) -> QuerySet[Joueur]:
 
 
 def partie_shared(token: str) -> Partie | None:
-    """The partie behind a share link, with its number of donnes (``n_donnes``), in one query:
-    enough for the live view's ETag before anything else is loaded."""
-    return Partie.objects.filter(share_token=token).annotate(n_donnes=Count("donnes")).first()
+    """The partie behind a share link, with its number of donnes (``n_donnes``) and its
+    stored replay, in one query: enough for the live view's ETag before anything else is
+    loaded. The stored replay is read in the same statement as the partie's revision, so a
+    donne committed between two reads of a follower's poll does not make it look stale."""
+    return (
+        Partie.objects.filter(share_token=token)
+        .select_related("result")
+        .annotate(n_donnes=Count("donnes"))
+        .first()
+    )
 
 
 def partie_export(partie: Partie) -> PartieState:
