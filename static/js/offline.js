@@ -24,6 +24,7 @@
   let failed = false;   // the last request got no answer
   let login = null;     // the session expired: the queue waits for the login
   let sending = false;
+  let sendAgain = false;
   let stillOffline = false;  // "Envoyer maintenant" tried, and the network is still down
   let counts = {};      // partie -> items queued, known without waiting for IndexedDB
 
@@ -577,7 +578,13 @@
   }
 
   async function send() {
-    if (sending) return;
+    // Asked while a send is on its way (the network back, or "Envoyer" tapped, during an
+    // automatic try that is still failing): sent again once that one is done, not left to
+    // the next try RETRY_MS later.
+    if (sending) {
+      sendAgain = true;
+      return;
+    }
     if (!account) return;
     if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) {
       // Nothing to send, but a fresh marque that met the login page is still owed.
@@ -596,6 +603,10 @@
       sending = false;
     }
     await settle(result);
+    if (sendAgain) {
+      sendAgain = false;
+      send();
+    }
   }
 
   async function settle(result) {
