@@ -586,23 +586,25 @@
       return;
     }
     if (!account) return;
-    if (!(await Q.items(account)).some(function (i) { return i.state === "waiting"; })) {
-      // Nothing to send, but a fresh marque that met the login page is still owed.
-      if (freshOwed) {
-        freshOwed = false;
-        freshMarque();
-      }
-      return;
-    }
+    // Claimed before the queue is read: two sends asked at the same moment must not both
+    // flush it (the server would refuse the second copy, but the phone would say so).
     sending = true;
-    await showBanner();
-    let result;
+    let result = null;
     try {
-      result = await Q.flush({ csrf: pageToken(), account: account });
+      if ((await Q.items(account)).some(function (i) { return i.state === "waiting"; })) {
+        await showBanner();
+        result = await Q.flush({ csrf: pageToken(), account: account });
+      }
     } finally {
       sending = false;
     }
-    await settle(result);
+    if (result) {
+      await settle(result);
+    } else if (freshOwed) {
+      // Nothing to send, but a fresh marque that met the login page is still owed.
+      freshOwed = false;
+      freshMarque();
+    }
     if (sendAgain) {
       sendAgain = false;
       send();
