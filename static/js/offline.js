@@ -587,7 +587,7 @@
     }
     if (!account) return;
     // Claimed before the queue is read: two sends asked at the same moment must not both
-    // flush it (the server would refuse the second copy, but the phone would say so).
+    // flush it (the server answers a key it holds with its donne, so the second is waste).
     sending = true;
     let result = null;
     try {
