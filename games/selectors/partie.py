@@ -34,7 +34,9 @@ def _state_of(partie: Partie, joueurs: list[Joueur], last: int | None) -> Partie
         states = data.replay().states
         states = states if last is None else states[-last:] if last else []
     else:
-        states = states_of(partie, last=last) if last != 0 else []
+        # As of the summary read with the partie: a donne committed since is not shown
+        # beside a summary that does not count it (the next read has both).
+        states = states_of(partie, last=last, upto=summary.applied) if last != 0 else []
     return PartieState(
         partie=partie,
         joueurs=joueurs,

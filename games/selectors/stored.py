@@ -85,12 +85,19 @@ def _states(stored) -> list[DonneState]:
 
 
 def states_of(
-    partie: Partie, *, last: int | None = None, since: int | None = None
+    partie: Partie,
+    *,
+    last: int | None = None,
+    since: int | None = None,
+    upto: int | None = None,
 ) -> list[DonneState]:
-    """Stored states in order: all, the ``last`` ones, or those from donne ``since`` on."""
+    """Stored states in order: all, the ``last`` ones, or those from donne ``since`` on; none
+    after donne ``upto``."""
     rows = DonneResult.objects.filter(partie=partie)
     if since is not None:
         rows = rows.filter(number__gte=since)
+    if upto is not None:
+        rows = rows.filter(number__lte=upto)
     # The JSON alone: a page reads thirty of them on every request, and no model is needed.
     if last is not None:
         newest = rows.order_by("-number").values_list("state", flat=True)[:last]

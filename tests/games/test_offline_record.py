@@ -85,6 +85,7 @@ def test_the_page_carries_the_record_at_its_revision() -> None:
         Chloé=hand("R D", jokers=1),
         David=hand(points=9),
     )
+    partie.refresh_from_db()  # its stored replay as the write left it
     assert phone.states[-1].to_storage() == selectors.partie_state(partie).states[-1].to_storage()
     assert phone.states[-1].totals == {"Anne": -6, "Bruno": 2, "Chloé": 67, "David": 104}
 
