@@ -111,9 +111,9 @@ def test_restoring_twice_skips_what_is_already_there_and_keeps_dates_and_payment
     assert copy.donnes.get(number=2).rachats.get().paid is True
 
 
-# Donnes in each of a backup's 5 parties. The file at its limits (5 parties of 1000 donnes) is
-# read in tests/cross/test_limits.py and restored against the worker's timeout in
-# bench/restore.py; here a restore proves what it writes, which does not depend on the count.
+# Donnes in each of a backup's 5 parties. A file at the limits (5000 donnes, 200 parties) is
+# read in tests/cross/test_limits.py, and one of 5 parties of 1000 donnes restored against the
+# worker's timeout by bench/restore.py; here a restore proves what it writes, whatever the count.
 MARATHON = 100
 
 
