@@ -31,7 +31,8 @@ class Relay:
 
     def stop(self) -> None:
         """The wifi drops: nothing listens any more, and what was open is cut."""
-        listener, self._listener = self._listener, None
+        with self._lock:
+            listener, self._listener = self._listener, None
         if listener is not None:
             # shutdown, not only close: it wakes the thread blocked in accept().
             with contextlib.suppress(OSError):
@@ -59,6 +60,12 @@ class Relay:
                 client.close()
                 continue
             with self._lock:
+                # Accepted just before the cut, connected after it: cut too, or the page
+                # would reach the server through it with the wifi down.
+                if self._listener is not listener:
+                    for sock in (client, server):
+                        self._close(sock)
+                    continue
                 self._open.update((client, server))
             for a, b in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()

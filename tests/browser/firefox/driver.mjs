@@ -69,6 +69,9 @@ function pageState() {
     url: location.href,
     ready: document.readyState,
     served: document.body && document.body.dataset.served,
+    // Which page it is: the partie's, the offline page, or the note of another account.
+    shown: ["#partie-body", "#offline-page", "#kept-other-account"]
+      .filter(function (selector) { return document.querySelector(selector); }),
     resources: performance.getEntriesByType("resource").map(function (entry) {
       return [entry.name, Math.round(entry.startTime), Math.round(entry.duration)];
     }),
@@ -108,7 +111,9 @@ async function run(command) {
       for (;;) {
         const value = await call(command.js).catch(() => false);
         if (value) return value;
-        if (Date.now() > until) throw new Error("still false: " + command.js);
+        if (Date.now() > until) {
+          throw new Error("still false: " + command.js + " " + (await pageState()));
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
