@@ -5,6 +5,9 @@ is the other tests'."""
 
 from __future__ import annotations
 
+import gzip
+import re
+
 from tests.production.follow import LIVE, compared, in_the_app, marked, polled_unchanged, shared
 from tests.production.stack import Client
 
@@ -51,3 +54,34 @@ def test_a_donne_then_a_revoked_link_reach_the_follower_through_caddy(production
     assert marked(production, token) == []
     status, headers, _body = visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})
     assert (status, headers["HX-Refresh"]) == (404, "true")
+
+
+def test_what_caddy_compresses_keeps_the_app_s_etag_and_its_mark(production) -> None:
+    """A phone that accepts gzip gets the live fragment compressed (deploy/Caddyfile
+    ``encode``), under the ETag the app wrote: the mark it published still answers the poll."""
+    _pk, token = shared(production)
+    visitor = Client(production.caddy.port, tls=True)
+    path = f"/suivre/{token}/"
+    gzipped = {**LIVE, "Accept-Encoding": "gzip"}
+    status, headers, body = visitor.request("GET", path, headers=gzipped)
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
+    fragment = gzip.decompress(body)
+    assert "Bruno" in fragment.decode() and len(body) < len(fragment) / 2
+    etag = headers["ETag"]
+    assert re.fullmatch(r'"[0-9a-f]{32}"', etag) and etag in marked(production, token)
+    plain_status, plain, plain_body = visitor.request("GET", path, headers=LIVE)
+    assert (plain_status, plain["ETag"], plain_body) == (200, etag, fragment)
+    assert plain["Content-Encoding"] is None
+    status, headers, body = visitor.request("GET", path, headers={**gzipped, "If-None-Match": etag})
+    assert (status, headers["ETag"], body) == (304, etag, b"")
+
+
+def test_static_files_come_compressed_once(production) -> None:
+    """whitenoise's own compressed copy, sent by Caddy as it is, not compressed again."""
+    visitor = Client(production.caddy.port, tls=True)
+    _status, _headers, home = visitor.request("GET", "/")
+    script = re.search(rb'src="(/static/js/[^"]+\.js)"', home).group(1).decode()
+    _status, plain, source = visitor.request("GET", script)
+    status, headers, body = visitor.request("GET", script, headers={"Accept-Encoding": "gzip"})
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
+    assert gzip.decompress(body) == source and plain["Content-Encoding"] is None
