@@ -44,6 +44,7 @@ def _state_of(partie: Partie, joueurs: list[Joueur], last: int | None) -> Partie
         summary=summary,
         states=states,
         stale=stale,
+        window=last,
     )
 
 

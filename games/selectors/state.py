@@ -113,6 +113,8 @@ class PartieState:
     hands: dict[int, list[Hand]] = field(default_factory=dict)
     rachats: dict[int, list[Rachat]] = field(default_factory=dict)
     first: int = 1  # the number of the first donne loaded (a write replays from it)
+    # How many of the latest states the read asked for (None: all); a write keeps as many.
+    window: int | None = None
 
     @property
     def names(self) -> list[str]:
@@ -121,6 +123,12 @@ class PartieState:
     @property
     def last(self) -> DonneState | None:
         return self.states[-1] if self.states else None
+
+    def within_window(self, states: list[DonneState]) -> list[DonneState]:
+        """``states``, after a write, cut to the window this state was read with: the page
+        it answers shows the latest ``window`` donnes, as a page read afresh does. The latest
+        state is always kept: the next write starts from it."""
+        return states if self.window is None else states[-max(self.window, 1) :]
 
     @property
     def revision(self) -> str:

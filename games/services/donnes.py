@@ -166,9 +166,7 @@ def _appended(state: PartieState, after, summary, donne: Donne) -> PartieState:
     return replace(
         state,
         summary=summary,
-        states=(state.states + list(after.states))[-max(len(state.states), 1) :]
-        if state.states
-        else list(after.states),
+        states=state.within_window(state.states + list(after.states)),
         last_dealer_id=donne.dealer_id,
         last_key=donne.idempotency_key,
         done_id=None,
@@ -369,13 +367,10 @@ def rachat_decide(
 
 def _replayed(state: PartieState, later, after, summary) -> PartieState:
     """The state as a write from donne ``later.first`` left it: the states before it
-    kept, its replay's after them, as many as were loaded."""
+    kept, its replay's after them, as many as the read asked for."""
     first = later.first
     kept = [s for s in state.states if s.number < first]
-    states = kept + list(after.states)
-    return replace(
-        state, summary=summary, states=states[-len(state.states) :] if state.states else states
-    )
+    return replace(state, summary=summary, states=state.within_window(kept + list(after.states)))
 
 
 @dataclass(frozen=True)

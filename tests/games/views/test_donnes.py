@@ -3,6 +3,7 @@ account, and an anonymous visitor has no account."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -439,3 +440,45 @@ def test_an_edit_or_a_delete_without_a_state_is_stale_and_changes_nothing(
         response = client.post(reverse("donne_delete", args=[partie.pk, 1]), posted, follow=True)
         assert "La partie a changé ailleurs" in response.content.decode()
     assert Donne.objects.filter(partie=partie).count() == 1
+
+
+def donne_links(body: str, url: str) -> list[int]:
+    return [int(n) for n in re.findall(rf'href="{re.escape(url)}donnes/(\d+)/"', body)]
+
+
+# A short partie shows every donne; a long one its latest 30 (RECENT_DONNES) and a link.
+@pytest.mark.parametrize(
+    ("before", "shown", "older"),
+    [(2, [1, 2, 3], ""), (30, list(range(2, 32)), "1 donne plus ancienne")],
+)
+def test_the_answer_to_a_donne_shows_the_rows_the_page_shows(
+    client, alice, before: int, shown: list[int], older: str
+) -> None:
+    partie = make_partie(alice, joueurs=["Anne", "Bruno"])
+    for i in range(before):
+        winner, loser = ("Anne", "Bruno") if i % 2 else ("Bruno", "Anne")
+        play(partie, winner, "rami", **{loser: hand("2")})
+    client.force_login(alice)
+    url = reverse("partie_detail", args=[partie.pk])
+    data = donne_data(partie, "Anne", points_Bruno="2")
+    answer = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
+    body = answer.content.decode()
+    assert f"Donne {before + 1} notée" in body
+    assert sorted(set(donne_links(body, url))) == shown
+    assert (older in body) if older else ("plus ancienne" not in body)
+    page = client.get(url).content.decode()
+    assert sorted(set(donne_links(page, url))) == shown
+
+
+def test_the_answer_to_a_rachat_decision_shows_every_donne_of_a_short_partie(
+    client, alice, partie
+) -> None:
+    play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand("3"), David=hand("4"))
+    play(partie, "Anne", "rami", Bruno=hand(points=120), Chloé=hand("3"), David=hand("4"))
+    client.force_login(alice)
+    url = reverse("partie_detail", args=[partie.pk])
+    decide_url = reverse("rachat_decide", args=[partie.pk, ids(partie)["Bruno"]])
+    answer = client.post(decide_url, {"decision": "racheter"}, **HTMX)
+    body = answer.content.decode()
+    assert "Bruno se rachète" in body
+    assert sorted(set(donne_links(body, url))) == [1, 2] and "plus ancienne" not in body
