@@ -157,6 +157,15 @@ def key(kind: str, marque: Marque, state: str) -> str:
     return f"fragment:{kind}:{partie.pk}:{digest}"
 
 
+def written_entry(request: HttpRequest, marque: Marque) -> PageEntry:
+    """The entry of the owner's page of the state a write just left, so that what the write's
+    answer draws is kept for that page: the phone's worker asks for it as soon as the answer
+    is swapped (static/js/offline.js ``keepThisPage``), and finds it drawn. Keyed as the page
+    is (``page_state``, of the latest donnes), which the caller checks the answer shows."""
+    state = page_state(marque, everything=False)
+    return PageEntry(request, page_key(request, marque, state), keep=True, read=False)
+
+
 def page_key(request: HttpRequest, marque: Marque, state: str) -> str:
     """The key of a partie page's entry: ``key`` with what its share panel is drawn from
     besides the partie, the address the request came to (the share link is absolute) and
@@ -187,12 +196,21 @@ class PageEntry:
     states, so it must draw nothing; a part missing raises ``Missing``, and the page is read
     whole and rendered again with the same entry."""
 
-    def __init__(self, request: HttpRequest, cache_key: str, *, keep: bool, shallow: bool = False):
+    def __init__(
+        self,
+        request: HttpRequest,
+        cache_key: str,
+        *,
+        keep: bool,
+        shallow: bool = False,
+        read: bool = True,
+    ):
         self.request = request
         self.cache_key = cache_key
         self.keep = keep
         self.shallow = shallow
-        self.found: dict[str, str] = (shared_cache.get(cache_key) or {}) if keep else {}
+        # ``read``: False for a state no page was drawn of yet (a write's), nothing to look up.
+        self.found: dict[str, str] = (shared_cache.get(cache_key) or {}) if keep and read else {}
         self.drawn: dict[str, str] = {}
         self.parts: dict[str, SafeString] = {}
         self._token_input = ""

@@ -7,6 +7,7 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -135,6 +136,9 @@ def render_partie(
     if request.htmx:
         template += "#partie-body"
     response = render(request, template, context, status=status)
+    if request.htmx and kept.keep:
+        # The page's words, outside the swap: kept too, so the page of this state is whole.
+        render_to_string("games/partie_detail.html#words", context, request=request)
     kept.store()
     return response
 
@@ -156,8 +160,11 @@ def _page_entry(
 ) -> fragments.PageEntry:
     """The scoreboard, the marque table, the cagnotte and the page's kept regions, kept
     rendered by the partie's state (games/views/fragments.py). A write's response draws them
-    (its new state is seen once); a refused form is shown as typed, never kept."""
+    and keeps them for the page of the state it left, when it shows that page's rows; a
+    refused form is shown as typed, never kept."""
     marque = context["marque"]
+    if entry is None and request.method != "GET" and not refused and _shows_the_page(marque):
+        entry = fragments.written_entry(request, marque)
     return fragments.page_entry(
         request,
         context,
@@ -165,6 +172,16 @@ def _page_entry(
         keep=request.method == "GET" and not refused,
         entry=entry,
     )
+
+
+def _shows_the_page(marque: Marque) -> bool:
+    """The marque as the owner's page reads it (``load_marque``): the latest donnes applied,
+    from a stored replay that is current (an edit's answer may hold another stretch)."""
+    if marque.stored.stale:
+        return False
+    applied = marque.summary.applied
+    rows = marque.rows
+    return len(rows) == min(applied, RECENT_DONNES) and (not rows or rows[-1].number == applied)
 
 
 UNDO_KEY = "ramiscore_undo"

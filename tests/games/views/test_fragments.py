@@ -10,6 +10,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -269,3 +270,31 @@ def test_a_page_kept_by_a_swap_draws_what_the_swap_did_not(alice, partie) -> Non
     html = page(client, partie)
     assert 'id="queue-words"' in html and 'id="engine-files"' in html
     assert per_request_values_out(page(client, partie)) == per_request_values_out(html)
+
+
+def record_on_the_page(client: Client, partie, html: str, winner: str, **points: int):
+    """The page's donne form posted as htmx posts it: its key, its state, its players."""
+    ids = {j.name: j.pk for j in partie.joueurs.all()}
+    data = {
+        name: re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
+        for name in ("csrfmiddlewaretoken", "idempotency_key", "revision", "players")
+    }
+    data.update({"winner": str(ids[winner]), "win": "rami"})
+    data.update({f"points_{ids[name]}": str(value) for name, value in points.items()})
+    url = reverse("donne_create", args=[partie.pk])
+    return client.post(url, data, HTTP_HX_REQUEST="true")
+
+
+def test_the_page_a_donne_leaves_is_kept_by_its_answer(alice, partie, django_assert_num_queries):
+    client = logged_in()
+    answer = record_on_the_page(client, partie, page(client, partie), "Bruno", Anne=4, Chloé=9)
+    assert answer.status_code == 200 and "Donne 2 notée" in answer.content.decode()
+    # The page the phone's worker asks for next is found whole: session, user, then the
+    # partie with its players and summary (the key), and the kept entry; no state is read.
+    with django_assert_num_queries(4):
+        kept = page(client, partie)
+    assert scoreboard_total(kept, "Anne") == "-6" and "Donne 3" in donne_title(kept)
+    # And it is the page drawn from the database.
+    cache.clear()
+    drawn = page(client, partie)
+    assert per_request_values_out(kept) == per_request_values_out(drawn)
