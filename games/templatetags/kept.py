@@ -1,13 +1,20 @@
 """``{% kept "name" %}…{% endkept %}``: a region of the partie page that only the partie's state
 and the language decide, taken from the page's kept entry (games/views/fragments.py) or drawn
 with the placeholder token and kept with it. Without an entry in the context (a page that keeps
-nothing), the region is drawn as it is."""
+nothing), the region is drawn as it is.
+
+``{% by_language "name" %}…{% endby_language %}``: a region that only the language decides (the
+words the JavaScript says), drawn once per process and language: the templates, the
+translations and the static files' names it holds change only with a deploy, which starts new
+processes."""
 
 from __future__ import annotations
 
 from django import template
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from games.views import fragments
 
@@ -33,9 +40,34 @@ class KeptNode(Node):
 
 @register.tag
 def kept(parser: Parser, token: Token) -> KeptNode:
+    return KeptNode(*_quoted_name(parser, token, "endkept"))
+
+
+_by_language: dict[tuple[str, str], SafeString] = {}
+
+
+class ByLanguageNode(Node):
+    def __init__(self, name: str, nodelist: NodeList):
+        self.name = name
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> SafeString:
+        key = (self.name, get_language())
+        html = _by_language.get(key)
+        if html is None:
+            html = _by_language[key] = mark_safe(self.nodelist.render(context))  # noqa: S308
+        return html
+
+
+def _quoted_name(parser: Parser, token: Token, end: str) -> tuple[str, NodeList]:
     bits = token.split_contents()
     if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
-        raise template.TemplateSyntaxError('{% kept "name" %} takes one quoted name')
-    nodelist = parser.parse(("endkept",))
+        raise template.TemplateSyntaxError(f'{{% {bits[0]} "name" %}} takes one quoted name')
+    nodelist = parser.parse((end,))
     parser.delete_first_token()
-    return KeptNode(bits[1][1:-1], nodelist)
+    return bits[1][1:-1], nodelist
+
+
+@register.tag
+def by_language(parser: Parser, token: Token) -> ByLanguageNode:
+    return ByLanguageNode(*_quoted_name(parser, token, "endby_language"))

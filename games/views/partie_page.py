@@ -7,7 +7,6 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -136,9 +135,6 @@ def render_partie(
     if request.htmx:
         template += "#partie-body"
     response = render(request, template, context, status=status)
-    if request.htmx and kept.keep:
-        # The page's words, outside the swap: kept too, so the page of this state is whole.
-        render_to_string("games/partie_detail.html#words", context, request=request)
     kept.store()
     return response
 

@@ -119,6 +119,9 @@ def test_english_and_french_are_kept_apart(alice, partie) -> None:
         assert ">La marque<" in french and ">Sur la table<" in french
         assert ">Score sheet<" in in_english and ">On the table<" in in_english
         assert "La marque" not in in_english and "Score sheet" not in french
+        # The words of the JavaScript, drawn once per language (games/templatetags/kept.py).
+        assert 'data-racheter="Se racheter"' in french and "Buy back" not in french
+        assert 'data-racheter="Buy back"' in in_english and "Se racheter" not in in_english
 
 
 def test_another_account_gets_a_404_even_once_the_page_is_kept(alice, partie) -> None:
