@@ -214,11 +214,13 @@ def record_again(client: Client, partie: Partie, turn: int) -> dict[str, str]:
     return new_donne(page_html(client, f"/parties/{partie.pk}/"), turn)
 
 
-def renew_last(client: Client, partie: Partie) -> None:
+def renew_last(client: Client, partie: Partie, host: str | None = None, turn: int = 0) -> None:
     """The last donne deleted and recorded anew through the page's form: the partie changed, so
-    nothing derived from it before (a cached PDF) may be served again."""
-    post = record_again(client, partie, 0)
-    response = client.post(f"/parties/{partie.pk}/donnes/", post, HTTP_HX_REQUEST="true")
+    nothing derived from it before (a cached PDF) may be served again. ``host``: the address
+    the phone posts to (the page its answer keeps is kept for that address)."""
+    post = record_again(client, partie, turn)
+    to = {"HTTP_HOST": host} if host else {}
+    response = client.post(f"/parties/{partie.pk}/donnes/", post, HTTP_HX_REQUEST="true", **to)
     if response.status_code != 200:
         raise SystemExit(f"recording donne anew: status {response.status_code}")
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from bench.app import CaptureQueriesContext, Client, connection, get_preset, partie_load, replay
 from bench.bench_replay import CONFIG, long_partie
-from bench.parties import HEAVIEST, REPLAYED, World, edit_first, record_again
+from bench.environment import HOST
+from bench.parties import HEAVIEST, REPLAYED, World, edit_first, record_again, renew_last
 from bench.serving import WORKERS, Http, check
 
 # The requests by name, as the table and the budgets (bench/budgets.py) call them.
@@ -25,6 +26,9 @@ HOME = "home page"
 PAGE = "partie page"
 FRAGMENT = "htmx marque fragment"
 RECORD = "record a donne (htmx POST)"
+# The page the phone's service worker asks for as soon as a donne's answer is swapped, to keep
+# it for a reload offline (static/js/offline.js keepThisPage): a donne costs both requests.
+PAGE_AFTER = "partie page after a donne"
 POLL = "share poll, unchanged (304)"
 PDF_FIRST = "marque PDF, first render (once)"
 PDF_AGAIN = "marque PDF, 2nd GET (unchanged)"
@@ -196,6 +200,8 @@ def measure_requests(world: World, port: int) -> list[Row]:
     both(FLOOR, "", "GET", FLOOR_URL, 200, reps=100, seconds=3)
     for key, (client, cookies) in world.accounts.items():
         both(HOME, key, "GET", "/", 200, session=Session(client, Http(port, cookies)))
+    # Posted to the address gunicorn serves, as the phone does: the page is kept for it.
+    address = {"Host": f"{HOST}:{port}"}
     for key, partie in world.parties.items():
         page = f"/parties/{partie.pk}/"
         both(PAGE, key, "GET", page, 200)
@@ -209,6 +215,16 @@ def measure_requests(world: World, port: int) -> list[Row]:
             200,
             headers=HTMX,
             data=lambda p=partie, t=turns: record_again(world.client, p, next(t)),
+            reps=20,
+        )
+        both(
+            PAGE_AFTER,
+            key,
+            "GET",
+            page,
+            200,
+            headers=address,
+            data=lambda p=partie, t=turns: renew_last(world.client, p, address["Host"], next(t)),
             reps=20,
         )
         follow = f"/suivre/{partie.share_token}/"

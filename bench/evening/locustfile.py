@@ -83,6 +83,12 @@ class Scorekeeper(FastHttpUser):
             else:
                 response.failure(f"status {response.status_code}")
 
+    def keep_page(self) -> None:
+        """What the phone's service worker does once a donne's answer is swapped: it asks for
+        the page, to keep it for a reload offline (static/js/offline.js keepThisPage)."""
+        page = f"/parties/{self.pk}/"
+        self.client.get(page, headers=self.headers, name="page kept by the worker")
+
     @task
     def record_a_donne(self) -> None:
         if not self.html:
@@ -104,6 +110,7 @@ class Scorekeeper(FastHttpUser):
                 if response.status_code == 200 and RECORDED in body:
                     recorded[self.pk].add(post["idempotency_key"])
                     self.html = body
+                    self.keep_page()
                     return
                 if response.status_code == 200 and STALE in body:
                     self.html = ""  # another phone wrote meanwhile: read the page again
