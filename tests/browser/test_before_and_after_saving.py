@@ -118,3 +118,17 @@ def test_on_its_side_the_save_button_stays_in_view(page, live_server, screenshot
     box = field.bounding_box()
     assert box["y"] + box["height"] <= save["y"]
     screenshot("landscape-save-in-view", full_page=False)
+
+
+def test_after_the_tap_the_marque_still_shows_every_donne(phone, screenshot) -> None:
+    page, _partie, width = phone
+    page.locator("#donne-form .winner-grid label", has_text=re.compile("^Papa$")).click()
+    page.locator("#donne-form .hand[data-joueur='Léa'] .points-input").fill("5")
+    page.locator("#donne-form .hand[data-joueur='Tom'] .points-input").fill("9")
+    page.locator("#donne-save").click()
+    expect(page.locator("#flash")).to_contain_text("Donne 2 notée.")
+    # The answer swapped in shows donne 1 as the page did, not "1 donne plus ancienne".
+    expect(page.locator("#marque a.donne-link")).to_have_text(["1", "2"])
+    expect(page.locator("#marque")).not_to_contain_text("plus ancienne")
+    page.locator("#marque").scroll_into_view_if_needed()
+    screenshot(f"marque-after-the-tap-{width}", full_page=False)
