@@ -42,16 +42,22 @@ def locked(partie: Partie, revision: str | None = None) -> tuple[Partie, Summary
 
 def claim(state: PartieState) -> bool:
     """Lock the partie read before the write, in one statement, if it is still as read: the
-    row moves its revision whenever anything a replay reads changes, so an update that finds
-    the revision read also finds everything read after it unchanged, and holds the row's
-    lock (PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers) until the
-    transaction ends. False: something changed, or the summary read was stale; the write
-    then locks and reads again."""
+    row moves its revision whenever anything a replay reads changes, and every service write
+    saves its updated_at (the share link, the note, the name, a payment tick: what the page
+    shows beside the marque), so an update that finds both as read also finds everything
+    read after them unchanged, and holds the row's lock (PostgreSQL; SQLite's IMMEDIATE
+    transactions already serialise writers) until the transaction ends. The answer is drawn
+    from the partie as read, and kept under its new updated_at for the page's next visit
+    (games/views/fragments.py): a link revoked since the read must not be drawn there.
+    False: something changed, or the summary read was stale; the write then locks and reads
+    again."""
     if state.stale:
         return False
     partie = state.partie
     now = timezone.now()
-    claimed = Partie.objects.filter(pk=partie.pk, revision=partie.revision).update(updated_at=now)
+    claimed = Partie.objects.filter(
+        pk=partie.pk, revision=partie.revision, updated_at=partie.updated_at
+    ).update(updated_at=now)
     if claimed:
         partie.updated_at = now
         # What a save of the row tells (games/follow.py, games/tasks.py): an update does not.

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -266,11 +267,15 @@ def test_the_kept_page_is_the_page_drawn(alice, partie) -> None:
     assert per_request_values_out(page(logged_in(), partie)) == drawn  # another phone
 
 
-def test_a_page_kept_by_a_swap_draws_what_the_swap_did_not(alice, partie) -> None:
+def test_a_page_after_a_swap_has_what_the_swap_leaves_out(
+    alice, partie, django_assert_num_queries
+) -> None:
     client = logged_in()
     swapped = page(client, partie, HTTP_HX_REQUEST="true")  # kept without the page around it
     assert 'id="queue-words"' not in swapped
-    html = page(client, partie)
+    # The swap kept every region of the entry; the words around it are drawn by language.
+    with django_assert_num_queries(4):
+        html = page(client, partie)
     assert 'id="queue-words"' in html and 'id="engine-files"' in html
     assert per_request_values_out(page(client, partie)) == per_request_values_out(html)
 
@@ -301,3 +306,28 @@ def test_the_page_a_donne_leaves_is_kept_by_its_answer(alice, partie, django_ass
     cache.clear()
     drawn = page(client, partie)
     assert per_request_values_out(kept) == per_request_values_out(drawn)
+
+
+def test_a_link_revoked_while_a_donne_is_on_its_way_is_not_kept_with_its_page(alice, partie):
+    client = logged_in()
+    token = services.partie_share(partie=partie).share_token
+    html = page(client, partie)
+    assert token in html
+
+    def other_phone_first(execute, sql, params, many, context):
+        # Another phone revokes the link after this write read the partie, just before it
+        # claims it: the link is not what the partie's revision follows.
+        if sql.startswith('UPDATE "games_partie" SET "updated_at"') and not revoked:
+            revoked.append(services.partie_unshare(partie=partie))
+        return execute(sql, params, many, context)
+
+    revoked = []
+    with connection.execute_wrapper(other_phone_first):
+        answer = record_on_the_page(client, partie, html, "Bruno", Anne=4, Chloé=9)
+    assert revoked and answer.status_code == 200
+    assert token not in answer.content.decode()
+    kept = page(client, partie)
+    assert token not in kept and "Donne 3" in donne_title(kept)
+    cache.clear()
+    assert per_request_values_out(kept) == per_request_values_out(page(client, partie))
+
