@@ -4,15 +4,18 @@ with the placeholder token and kept with it. Without an entry in the context (a 
 nothing), the region is drawn as it is.
 
 ``{% by_language "name" %}…{% endby_language %}``: a region that only the language decides (the
-words the JavaScript says), drawn once per process and language: the templates, the
+words the JavaScript says), drawn once per process, template and language: the templates, the
 translations and the static files' names it holds change only with a deploy, which starts new
-processes."""
+processes, or under ``runserver``, which reads an edited template or translation in place and
+then has them drawn anew (``_redrawn``)."""
 
 from __future__ import annotations
 
 from django import template
+from django.dispatch import receiver
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
+from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -43,7 +46,12 @@ def kept(parser: Parser, token: Token) -> KeptNode:
     return KeptNode(*_quoted_name(parser, token, "endkept"))
 
 
-_by_language: dict[tuple[str, str], SafeString] = {}
+_by_language: dict[tuple[str, str, str], SafeString] = {}
+
+
+@receiver(file_changed, dispatch_uid="by-language-redrawn")
+def _redrawn(sender, file_path, **kwargs) -> None:
+    _by_language.clear()
 
 
 class ByLanguageNode(Node):
@@ -52,7 +60,7 @@ class ByLanguageNode(Node):
         self.nodelist = nodelist
 
     def render(self, context: Context) -> SafeString:
-        key = (self.name, get_language())
+        key = (self.origin.name, self.name, get_language())
         html = _by_language.get(key)
         if html is None:
             html = _by_language[key] = mark_safe(self.nodelist.render(context))  # noqa: S308

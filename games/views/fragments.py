@@ -18,15 +18,16 @@ its place. Nothing a player types can forge the placeholder, which is a whole <i
 (what a player types is escaped).
 
 The rest of the page that the state decides is kept in the same entry, region by region
-(``{% kept "name" %}`` in games/partie_detail.html, games/templatetags/kept.py): the words of
-the JavaScript, the partie's heading and record, the rachat cards and the donne form, the
-links, the share panel (kept by the address the request came to, as its link is absolute),
-the note and the actions. What belongs to one request stays out of them (the messages, the
-undo) or is put in on the way out, as the token is: the donne form's idempotency key is kept
-as a placeholder, and each request gets a fresh key in its place (a key is never served
-twice). The owner's page makes its key from the partie, its players and its stored summary
-alone (``page_state``), read in one query, and the request's address (``page_key``): an
-unchanged partie is served without loading a state (games/views/partie_page.py show_partie).
+(``{% kept "name" %}`` in games/partie_detail.html, games/templatetags/kept.py): the partie's
+heading and record, the rachat cards and the donne form, the links, the share panel (kept by
+the address the request came to, as its link is absolute), the note and the actions. What
+belongs to one request stays out of them (the messages, the undo) or is put in on the way
+out, as the token is: the donne form's idempotency key is kept as a placeholder, and each
+request gets a fresh key in its place (a key is never served twice). The words the page's
+JavaScript says are drawn once per language, outside the entry (``{% by_language %}``). The
+owner's page makes its key from the partie, its players and its stored summary alone
+(``page_state``), read in one query, and the request's address (``page_key``): an unchanged
+partie is served without loading a state (games/views/partie_page.py show_partie).
 """
 
 from __future__ import annotations
@@ -42,11 +43,13 @@ import django
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.cache import cache as shared_cache
+from django.dispatch import receiver
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -73,6 +76,12 @@ KEY_FIELD = f'name="idempotency_key" value="{KEY_PLACEHOLDER}"'
 # What the fingerprint of the code reads (relative to BASE_DIR).
 DRAWN_BY = ("templates", "games/display", "games/templatetags", "locale")
 DRAWN_BY_SUFFIXES = {".html", ".svg", ".py", ".mo"}
+
+
+@receiver(file_changed, dispatch_uid="fingerprint-redrawn")
+def _redrawn(sender, file_path, **kwargs) -> None:
+    # runserver reads an edited template or translation in place, in the same process.
+    code_fingerprint.cache_clear()
 
 
 @cache
@@ -209,7 +218,8 @@ class PageEntry:
         self.cache_key = cache_key
         self.keep = keep
         self.shallow = shallow
-        # ``read``: False for a state no page was drawn of yet (a write's), nothing to look up.
+        # ``read``: False for a write's answer, which draws every region anyway: nothing to
+        # look up first (the entry it keeps is whole).
         self.found: dict[str, str] = (shared_cache.get(cache_key) or {}) if keep and read else {}
         self.drawn: dict[str, str] = {}
         self.parts: dict[str, SafeString] = {}
