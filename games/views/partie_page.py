@@ -159,7 +159,7 @@ def _page_entry(
     and keeps them for the page of the state it left, when it shows that page's rows; a
     refused form is shown as typed, never kept."""
     marque = context["marque"]
-    if entry is None and request.method != "GET" and not refused and _shows_the_page(marque):
+    if entry is None and request.method == "POST" and not refused and _shows_the_page(marque):
         entry = fragments.written_entry(request, marque)
     return fragments.page_entry(
         request,

@@ -442,8 +442,10 @@ def test_an_edit_or_a_delete_without_a_state_is_stale_and_changes_nothing(
     assert Donne.objects.filter(partie=partie).count() == 1
 
 
-def donne_links(body: str, url: str) -> list[int]:
-    return [int(n) for n in re.findall(rf'href="{re.escape(url)}donnes/(\d+)/"', body)]
+def marque_rows(body: str, url: str) -> list[int]:
+    """The donnes the marque table lists, in its order, each as often as it is shown."""
+    link = rf'<a class="donne-link" href="{re.escape(url)}donnes/(\d+)/"'
+    return [int(n) for n in re.findall(link, body)]
 
 
 # A short partie shows every donne; a long one its latest 30 (RECENT_DONNES) and a link.
@@ -464,21 +466,35 @@ def test_the_answer_to_a_donne_shows_the_rows_the_page_shows(
     answer = client.post(reverse("donne_create", args=[partie.pk]), data, **HTMX)
     body = answer.content.decode()
     assert f"Donne {before + 1} notée" in body
-    assert sorted(set(donne_links(body, url))) == shown
+    assert marque_rows(body, url) == shown
     assert (older in body) if older else ("plus ancienne" not in body)
     page = client.get(url).content.decode()
-    assert sorted(set(donne_links(page, url))) == shown
+    assert marque_rows(page, url) == shown
 
 
 def test_the_answer_to_a_rachat_decision_shows_every_donne_of_a_short_partie(
     client, alice, partie
 ) -> None:
-    play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand("3"), David=hand("4"))
-    play(partie, "Anne", "rami", Bruno=hand(points=120), Chloé=hand("3"), David=hand("4"))
+    for _ in range(3):
+        play(partie, "Anne", "rami", Bruno=hand("2"), Chloé=hand("3"), David=hand("4"))
+    # Donne 1 edited: Bruno crosses there, and donnes 2 and 3 wait for his decision. The page
+    # reads one state (donne 1 applied); the decision applies all three.
+    joueurs = {j.name: j for j in partie.joueurs.all()}
+    services.donne_update(
+        donne=partie.donnes.get(number=1),
+        winner=joueurs["Anne"],
+        win="rami",
+        hands={
+            joueurs["Bruno"]: hand(points=120),
+            joueurs["Chloé"]: hand("3"),
+            joueurs["David"]: hand("4"),
+        },
+    )
     client.force_login(alice)
     url = reverse("partie_detail", args=[partie.pk])
     decide_url = reverse("rachat_decide", args=[partie.pk, ids(partie)["Bruno"]])
     answer = client.post(decide_url, {"decision": "racheter"}, **HTMX)
     body = answer.content.decode()
+    assert marque_rows(body, url) == [1, 2, 3] and "plus ancienne" not in body
     assert "Bruno se rachète" in body
-    assert sorted(set(donne_links(body, url))) == [1, 2] and "plus ancienne" not in body
+    assert marque_rows(client.get(url).content.decode(), url) == [1, 2, 3]
