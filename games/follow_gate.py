@@ -27,8 +27,9 @@ from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import parse_etags, quote_etag
+from django.utils.http import quote_etag
 
+from games.etags import none_match
 from games.follow import cached_state, follow_etag, mark
 from games.views.sharing import follow_headers
 
@@ -80,7 +81,7 @@ class FollowPollGate:
             return None
         live = request.headers.get("HX-Request") == "true"  # what django-htmx reads
         etag = quote_etag(follow_etag(state, live=live, everything="tout" in request.GET))
-        if etag not in parse_etags(request.headers["If-None-Match"]):
+        if not none_match(etag, request.headers["If-None-Match"]):
             return None
         mark(match["token"], state)
         return self.headers(request, follow_headers(HttpResponseNotModified(), etag))

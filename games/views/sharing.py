@@ -14,13 +14,14 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import parse_etags, quote_etag
+from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
+from games.etags import none_match
 from games.follow import follow_etag, follow_state, mark
 from games.selectors import bought_back, partie_shared, partie_state
 from games.views import fragments
@@ -85,7 +86,7 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
     mark(token, state)
     everything = "tout" in request.GET
     etag = quote_etag(follow_etag(state, live=bool(request.htmx), everything=everything))
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if none_match(etag, request.headers.get("If-None-Match")):
         return follow_headers(HttpResponseNotModified(), etag)
     # The live fragment of a new state is asked by every follower of the table within a few
     # seconds: drawn by the first, kept by its ETag (the state) for the others.

@@ -18,10 +18,11 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
-from django.utils.http import parse_etags, quote_etag
+from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
 from games import sheet_files, tasks
+from games.etags import none_match
 from games.models import Partie
 from games.views import costly
 
@@ -53,7 +54,7 @@ def cached_render(
     """The rendered file of ``kind`` for this state of the partie, rendering it if needed."""
     key = sheet_files.key(kind, partie, get_language())
     etag = _etag(key)
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if none_match(etag, request.headers.get("If-None-Match")):
         return _private(HttpResponseNotModified(), etag)
     body = cache.get(key)
     if body is None:
@@ -76,7 +77,7 @@ def kept_pdf(request: HttpRequest, partie: Partie) -> HttpResponse:
     language = get_language()
     key = sheet_files.key("pdf", partie, language)
     etag = _etag(key)
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if none_match(etag, request.headers.get("If-None-Match")):
         return _private(HttpResponseNotModified(), etag)
     body = cache.get(key)
     if body is None:

@@ -194,3 +194,13 @@ def test_what_is_not_an_unchanged_poll_goes_to_django(gate, django_app, partie) 
     unknown = reverse("partie_follow", args=["inconnu"])
     assert call(gate, unknown, HTTP_IF_NONE_MATCH=etag).status == 404
     assert django_app.calls == calls + 5
+
+
+def test_a_poll_with_the_etag_a_compressing_proxy_weakened_is_answered_before_django(
+    gate, django_app, partie
+) -> None:
+    etag = polled(gate, url(partie), **HTMX)
+    calls = django_app.calls
+    answer = call(gate, url(partie), HTTP_IF_NONE_MATCH=f"W/{etag}", **HTMX)
+    assert (answer.status, answer.body, django_app.calls) == (304, b"", calls)
+    assert answer.headers["ETag"] == etag

@@ -63,6 +63,13 @@ def test_a_new_donne_renders_again_under_a_new_etag(owner, partie) -> None:
     assert after.status_code == 200 and after["ETag"] != before
 
 
+def test_the_sheet_page_answers_304_to_its_etag_as_nginx_weakened_it(owner, partie) -> None:
+    # nginx's gzip passes the page on with W/ before its ETag; the browser sends that back.
+    etag = owner.get(f"/parties/{partie.pk}/marque/")["ETag"]
+    again = owner.get(f"/parties/{partie.pk}/marque/", headers={"If-None-Match": f"W/{etag}"})
+    assert (again.status_code, again.content, again["ETag"]) == (304, b"", etag)
+
+
 def test_the_sheet_page_is_kept_per_language(owner, partie) -> None:
     french = owner.get(f"/parties/{partie.pk}/marque/")
     english = owner.get(f"/parties/{partie.pk}/marque/", headers={"Accept-Language": "en"})
