@@ -5,11 +5,21 @@ follower's unchanged poll is answered by nginx from the app's follow marks, as b
 
 from __future__ import annotations
 
+import gzip
+import re
+
 import pytest
 
 from tests.production import stack
 from tests.production.conftest import need
-from tests.production.follow import LIVE, compared, in_the_app, polled_unchanged, shared
+from tests.production.follow import (
+    LIVE,
+    compared,
+    in_the_app,
+    marked,
+    polled_unchanged,
+    shared,
+)
 from tests.production.stack import Client
 
 HSTS = "max-age=31536000; includeSubDomains"
@@ -99,3 +109,47 @@ def test_a_donne_then_a_revoked_link_reach_the_follower_through_nginx(production
     )
     status, headers, _body = visitor.request("GET", path, headers={**LIVE, "If-None-Match": etag})
     assert (status, headers["HX-Refresh"]) == (404, "true")
+
+
+def test_what_nginx_compresses_still_answers_the_follower_s_poll(production, nginx) -> None:
+    """A phone that accepts gzip gets the live fragment compressed, under the app's ETag
+    weakened (nginx's gzip): polled with it, or with the strong one its page sends, the mark
+    the app published answers; the app itself answers the weakened one as it does the other."""
+    _pk, token = shared(production)
+    visitor = Client(nginx.port, tls=True)
+    path = f"/suivre/{token}/"
+    gzipped = {**LIVE, "Accept-Encoding": "gzip"}
+    status, headers, body = visitor.request("GET", path, headers=gzipped)
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
+    fragment = gzip.decompress(body)
+    assert "Bruno" in fragment.decode() and len(body) < len(fragment) / 2
+    strong = re.fullmatch(r'W/("[0-9a-f]{32}")', headers["ETag"]).group(1)
+    assert strong in marked(production, token)
+    # The page's own poll names the strong ETag (its hx-headers), as the app wrote it.
+    assert f'\\"{strong.strip(chr(34))}\\"' in fragment.decode()
+    for sent in (headers["ETag"], strong):
+        status, answer, body = visitor.request(
+            "GET", path, headers={**gzipped, "If-None-Match": sent}
+        )
+        assert (status, answer["ETag"], body) == (304, sent, b""), sent
+    # nginx answers from the mark: a weakened ETag of a mark the app never made, all the same.
+    made_up = '"' + "1" * 32 + '"'
+    (production.marks / token / made_up).touch()
+    polled = {**LIVE, "If-None-Match": f"W/{made_up}"}
+    assert visitor.request("GET", path, headers=polled)[0] == 304
+    # And the app, asked straight, answers the weakened ETag as the strong one.
+    app = Client(production.gunicorn.port, host="localhost")
+    forwarded = {**LIVE, "If-None-Match": headers["ETag"], "X-Forwarded-Proto": "https"}
+    assert app.request("GET", path, headers=forwarded)[0] == 304
+
+
+def test_through_nginx_the_partie_page_comes_compressed(production, nginx) -> None:
+    alice = Client(nginx.port, tls=True)
+    assert alice.login("alice") == 302
+    page = f"/parties/{production.partie}/"
+    status, headers, body = alice.request("GET", page, headers={"Accept-Encoding": "gzip"})
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
+    varies = ", ".join(headers.get_all("Vary"))
+    assert "Accept-Encoding" in varies and "Accept-Language" in varies
+    html = gzip.decompress(body)
+    assert b'id="donne-form"' in html and len(body) < len(html) / 3
