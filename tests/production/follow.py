@@ -3,7 +3,9 @@ tests of the proxies that answer unchanged polls (Caddy's and nginx's)."""
 
 from __future__ import annotations
 
+import gzip
 import json
+from http.client import HTTPMessage
 
 from tests.production import stack
 from tests.production.stack import Client
@@ -19,6 +21,7 @@ partie = services.partie_share(partie=partie)
 print(json.dumps({"pk": partie.pk, "token": partie.share_token}))
 """
 LIVE = {"HX-Request": "true"}
+GZIPPED = {**LIVE, "Accept-Encoding": "gzip"}
 
 
 def shared(production) -> tuple[int, str]:
@@ -62,3 +65,13 @@ def polled_unchanged(production, port: int) -> tuple[Client, str, str, dict, dic
     status, by_app, _body = app.request("GET", path, headers=forwarded)
     assert status == 304
     return visitor, token, etag, by_proxy, by_app
+
+
+def gzipped_fragment(visitor: Client, path: str) -> tuple[HTTPMessage, bytes]:
+    """The live fragment of the partie ``shared`` made, asked by a phone that accepts gzip:
+    its headers and its body decompressed, which came compressed to less than half."""
+    status, headers, body = visitor.request("GET", path, headers=GZIPPED)
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
+    fragment = gzip.decompress(body)
+    assert "Bruno" in fragment.decode() and len(body) < len(fragment) / 2
+    return headers, fragment

@@ -8,7 +8,16 @@ from __future__ import annotations
 import gzip
 import re
 
-from tests.production.follow import LIVE, compared, in_the_app, marked, polled_unchanged, shared
+from tests.production.follow import (
+    GZIPPED,
+    LIVE,
+    compared,
+    gzipped_fragment,
+    in_the_app,
+    marked,
+    polled_unchanged,
+    shared,
+)
 from tests.production.stack import Client
 
 
@@ -62,17 +71,13 @@ def test_what_caddy_compresses_keeps_the_app_s_etag_and_its_mark(production) -> 
     _pk, token = shared(production)
     visitor = Client(production.caddy.port, tls=True)
     path = f"/suivre/{token}/"
-    gzipped = {**LIVE, "Accept-Encoding": "gzip"}
-    status, headers, body = visitor.request("GET", path, headers=gzipped)
-    assert (status, headers["Content-Encoding"]) == (200, "gzip")
-    fragment = gzip.decompress(body)
-    assert "Bruno" in fragment.decode() and len(body) < len(fragment) / 2
+    headers, fragment = gzipped_fragment(visitor, path)
     etag = headers["ETag"]
     assert re.fullmatch(r'"[0-9a-f]{32}"', etag) and etag in marked(production, token)
     plain_status, plain, plain_body = visitor.request("GET", path, headers=LIVE)
     assert (plain_status, plain["ETag"], plain_body) == (200, etag, fragment)
     assert plain["Content-Encoding"] is None
-    status, headers, body = visitor.request("GET", path, headers={**gzipped, "If-None-Match": etag})
+    status, headers, body = visitor.request("GET", path, headers={**GZIPPED, "If-None-Match": etag})
     assert (status, headers["ETag"], body) == (304, etag, b"")
 
 

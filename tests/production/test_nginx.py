@@ -13,8 +13,10 @@ import pytest
 from tests.production import stack
 from tests.production.conftest import need
 from tests.production.follow import (
+    GZIPPED,
     LIVE,
     compared,
+    gzipped_fragment,
     in_the_app,
     marked,
     polled_unchanged,
@@ -118,18 +120,14 @@ def test_what_nginx_compresses_still_answers_the_follower_s_poll(production, ngi
     _pk, token = shared(production)
     visitor = Client(nginx.port, tls=True)
     path = f"/suivre/{token}/"
-    gzipped = {**LIVE, "Accept-Encoding": "gzip"}
-    status, headers, body = visitor.request("GET", path, headers=gzipped)
-    assert (status, headers["Content-Encoding"]) == (200, "gzip")
-    fragment = gzip.decompress(body)
-    assert "Bruno" in fragment.decode() and len(body) < len(fragment) / 2
+    headers, fragment = gzipped_fragment(visitor, path)
     strong = re.fullmatch(r'W/("[0-9a-f]{32}")', headers["ETag"]).group(1)
     assert strong in marked(production, token)
     # The page's own poll names the strong ETag (its hx-headers), as the app wrote it.
     assert f'\\"{strong.strip(chr(34))}\\"' in fragment.decode()
     for sent in (headers["ETag"], strong):
         status, answer, body = visitor.request(
-            "GET", path, headers={**gzipped, "If-None-Match": sent}
+            "GET", path, headers={**GZIPPED, "If-None-Match": sent}
         )
         assert (status, answer["ETag"], body) == (304, sent, b""), sent
     # nginx answers from the mark: a weakened ETag of a mark the app never made, all the same.
