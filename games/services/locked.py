@@ -43,8 +43,8 @@ def locked(partie: Partie, revision: str | None = None) -> tuple[Partie, Summary
 def claim(state: PartieState) -> bool:
     """Lock the partie read before the write, in one statement, if it is still as read: the
     row moves its revision whenever anything a replay reads changes, and every service write
-    saves its updated_at (the share link, the note, the name, a payment tick: what the page
-    shows beside the marque), so an update that finds both as read also finds everything
+    saves its updated_at (the share link, the note, a payment tick: what the page shows
+    beside the marque), so an update that finds both as read also finds everything
     read after them unchanged, and holds the row's lock (PostgreSQL; SQLite's IMMEDIATE
     transactions already serialise writers) until the transaction ends. The answer is drawn
     from the partie as read, and kept under its new updated_at for the page's next visit
