@@ -18,6 +18,7 @@ from bench.timings import (
     PDF_FIRST,
     POLL,
     RECORD,
+    RECORD_QUEUED,
     SANTE,
 )
 
@@ -135,6 +136,9 @@ BUDGETS = [
     Budget("partie page {key} / the floor", ratio(PAGE, FLOOR), 2, "×", ("4x20",)),
     Budget("record a donne {key} / its partie page", ratio(RECORD, PAGE), 2, "×", parties),
     Budget("record a donne {key} / the floor", ratio(RECORD, FLOOR), 3, "×", ("4x20",)),
+    # The same goal for the write alone (the offline queue's donne, answered in JSON): what
+    # is left of the one above once nothing is drawn.
+    Budget("record {key}, nothing drawn / floor", ratio(RECORD_QUEUED, FLOOR), 3, "×", ("4x20",)),
     Budget("unchanged poll {key} / minimal view", ratio(POLL, SANTE), 1.5, "×", parties),
     Budget("PDF {key}, 2nd GET / minimal view", ratio(PDF_AGAIN, SANTE), 5, "×", ("7x300",)),
     Budget("PDF {key}, first render / its page", ratio(PDF_FIRST, PAGE), 20, "×", ("7x300",)),

@@ -26,6 +26,10 @@ HOME = "home page"
 PAGE = "partie page"
 FRAGMENT = "htmx marque fragment"
 RECORD = "record a donne (htmx POST)"
+# The same donne from the phone's offline queue (static/js/queue.js): the same read, form and
+# write, answered in a line of JSON, nothing drawn. What the write itself costs.
+RECORD_QUEUED = "record a donne (queue, JSON)"
+QUEUE = {"X-Ramiscore-Queue": "1"}
 # The page the phone's service worker asks for as soon as a donne's answer is swapped, to keep
 # it for a reload offline (static/js/offline.js keepThisPage): a donne costs both requests.
 PAGE_AFTER = "partie page after a donne"
@@ -214,6 +218,16 @@ def measure_requests(world: World, port: int) -> list[Row]:
             f"/parties/{partie.pk}/donnes/",
             200,
             headers=HTMX,
+            data=lambda p=partie, t=turns: record_again(world.client, p, next(t)),
+            reps=20,
+        )
+        both(
+            RECORD_QUEUED,
+            key,
+            "POST",
+            f"/parties/{partie.pk}/donnes/",
+            200,
+            headers=QUEUE,
             data=lambda p=partie, t=turns: record_again(world.client, p, next(t)),
             reps=20,
         )
