@@ -7,7 +7,18 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db import connection
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.expressions import RawSQL
 
 from games.models import (
     DeletedDonneKey,
@@ -82,16 +93,7 @@ def partie_state_of(
     if latest:
         rows = _with_latest(rows)
     if key is not None:
-        rows = rows.annotate(
-            done=Subquery(
-                Donne.objects.filter(partie=OuterRef("partie_id"), idempotency_key=key).values(
-                    "pk"
-                )[:1]
-            ),
-            gone=Exists(
-                DeletedDonneKey.objects.filter(partie=OuterRef("partie_id"), idempotency_key=key)
-            ),
-        )
+        rows = rows.annotate(**_key_checks(key))
     joueurs = list(rows)
     if not joueurs:
         return None
@@ -108,6 +110,33 @@ def partie_state_of(
     if key is not None:
         state.done_id, state.deleted = first.done, first.gone
     return state
+
+
+def _key_checks(key: uuid.UUID) -> dict[str, RawSQL]:
+    """The id of the partie's donne recorded with ``key`` (``done``, None if none) and whether
+    a deleted donne had it (``gone``), as two correlated subqueries of the players' query. In
+    SQL, with its names and the key's value taken from the models: the same two subqueries
+    built by the ORM (Subquery, Exists) took about 0.5 ms of every write to build and compile,
+    several times the statements' own time."""
+    quote = connection.ops.quote_name
+    partie = f"{quote(Joueur._meta.db_table)}.{quote(Joueur._meta.get_field('partie').column)}"
+
+    def where(model) -> tuple[str, str]:
+        meta = model._meta
+        key_field = meta.get_field("idempotency_key")
+        sql = (
+            f"FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('partie').column)} = "
+            f"{partie} AND {quote(key_field.column)} = %s"
+        )
+        return sql, key_field.get_db_prep_value(key, connection)
+
+    done, done_key = where(Donne)
+    gone, gone_key = where(DeletedDonneKey)
+    pk = quote(Donne._meta.pk.column)
+    return {
+        "done": RawSQL(f"SELECT {pk} {done} LIMIT 1", [done_key], output_field=IntegerField()),
+        "gone": RawSQL(f"EXISTS (SELECT 1 {gone})", [gone_key], output_field=BooleanField()),
+    }
 
 
 def _with_latest(rows: QuerySet[Joueur]) -> QuerySet[Joueur]:
