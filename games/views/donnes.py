@@ -77,9 +77,11 @@ def _record(state: PartieState, form: DonneForm) -> services.DonneRecorded:
 def _state_for(request: HttpRequest, pk: int) -> PartieState:
     """The partie of this account as a new donne's write reads it (another account gets a
     404, as ``get_partie_for_user`` answers); nothing of the latest donne is read before it is
-    needed: the form names its dealer."""
+    needed: the form names its dealer. The states of the rows its answer shows; the offline
+    queue's donne is answered without a marque, and replayed from the latest state alone."""
     key = request.POST.get("idempotency_key")
-    state = partie_state_of(request.user, pk, last=RECENT_DONNES, key=key, latest=False)
+    last = 1 if request.headers.get(QUEUE_HEADER) == "1" else RECENT_DONNES
+    state = partie_state_of(request.user, pk, last=last, key=key, latest=False)
     if state is None:
         raise Http404
     return state
