@@ -3,6 +3,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import template
+from django.forms import BoundField
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.display import numbers
@@ -26,6 +28,18 @@ register.filter("number", numbers.number)
 register.filter("ordinal", numbers.ordinal)
 # ``{% partie_end marque %}``: the end of a partie in one sentence, for the scoreboard.
 register.simple_tag(end_sentence, name="partie_end")
+
+
+@register.filter
+def hidden(field: BoundField) -> SafeString:
+    """``{{ form.revision|hidden }}``: a hidden field as its widget draws it, without the three
+    templates the widget goes through (about 0.1 ms a field, on every donne recorded)."""
+    value = field.value()
+    if value is None or value == "":  # as the widget draws it: no value attribute
+        tag = '<input type="hidden" name="{}" id="{}">'
+        return format_html(tag, field.html_name, field.auto_id)
+    tag = '<input type="hidden" name="{}" value="{}" id="{}">'
+    return format_html(tag, field.html_name, value, field.auto_id)
 
 
 @register.simple_tag
