@@ -121,7 +121,7 @@ def _key_checks(key: uuid.UUID) -> dict[str, RawSQL]:
     quote = connection.ops.quote_name
     partie = f"{quote(Joueur._meta.db_table)}.{quote(Joueur._meta.get_field('partie').column)}"
 
-    def where(model) -> tuple[str, str]:
+    def where(model) -> tuple[str, Any]:
         meta = model._meta
         key_field = meta.get_field("idempotency_key")
         sql = (

@@ -80,7 +80,7 @@ def _state_for(request: HttpRequest, pk: int) -> PartieState:
     needed: the form names its dealer. The states of the rows its answer shows; the offline
     queue's donne is answered without a marque, and replayed from the latest state alone."""
     key = request.POST.get("idempotency_key")
-    last = 1 if request.headers.get(QUEUE_HEADER) == "1" else RECENT_DONNES
+    last = 1 if _from_queue(request) else RECENT_DONNES
     state = partie_state_of(request.user, pk, last=last, key=key, latest=False)
     if state is None:
         raise Http404
@@ -97,7 +97,7 @@ def _refused(partie: Partie) -> Marque:
 def donne_create(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state_for(request, pk)
     partie = state.partie
-    if request.headers.get(QUEUE_HEADER) == "1":
+    if _from_queue(request):
         return _queued_donne(request, state)
     form, marque = _form_of(request, state.joueurs, lambda: build_marque(state))
     if form.is_valid():
@@ -136,6 +136,10 @@ def _say_recorded(request: HttpRequest, marque: Marque, number: int) -> dict[str
 # The phone's offline queue (static/js/queue.js) sends its donnes with this header and reads
 # a short JSON answer instead of the page.
 QUEUE_HEADER = "X-Ramiscore-Queue"
+
+
+def _from_queue(request: HttpRequest) -> bool:
+    return request.headers.get(QUEUE_HEADER) == "1"
 
 
 def _queued_donne(request: HttpRequest, state: PartieState) -> JsonResponse:
