@@ -3,6 +3,13 @@ and the language decide, taken from the page's kept entry (games/views/fragments
 with the placeholder token and kept with it. Without an entry in the context (a page that keeps
 nothing), the region is drawn as it is.
 
+``{% kept "name" by a b … %}``: a region that is drawn from ``a``, ``b`` … alone (and the
+partie, the language and the address, as every region is), which a donne leaves as they were:
+it is also kept under those values, so that a new state's page (a write's answer) takes it
+drawn from the state before (``PageEntry.part``'s ``steady``). What the region shows and what
+``by`` names are side by side in the template: a value it reads and ``by`` does not name
+would be shown stale.
+
 ``{% by_language "name" %}…{% endby_language %}``: a region that only the language decides (the
 words the JavaScript says), drawn once per process, template and language: the templates, the
 translations and the static files' names it holds change only with a deploy, which starts new
@@ -13,7 +20,7 @@ from __future__ import annotations
 
 from django import template
 from django.dispatch import receiver
-from django.template.base import Node, NodeList, Parser, Token
+from django.template.base import FilterExpression, Node, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
@@ -25,9 +32,10 @@ register = template.Library()
 
 
 class KeptNode(Node):
-    def __init__(self, name: str, nodelist: NodeList):
+    def __init__(self, name: str, nodelist: NodeList, by: list[FilterExpression] | None = None):
         self.name = name
         self.nodelist = nodelist
+        self.by = by
 
     def render(self, context: Context) -> str:
         entry = context.get("kept")
@@ -38,12 +46,26 @@ class KeptNode(Node):
             with context.push(csrf_token=fragments.PLACEHOLDER):
                 return self.nodelist.render(context)
 
-        return entry.part(self.name, draw)
+        steady = None
+        if self.by is not None:
+            by = self.by
+
+            def steady() -> str:
+                values = [value.resolve(context) for value in by]
+                return fragments.region_key(entry.request, context["partie"], self.name, values)
+
+        return entry.part(self.name, draw, steady=steady)
 
 
 @register.tag
 def kept(parser: Parser, token: Token) -> KeptNode:
-    return KeptNode(*_quoted_name(parser, token, "endkept"))
+    bits = token.split_contents()
+    by = None
+    if len(bits) > 2:
+        if bits[2] != "by" or len(bits) == 3:
+            raise template.TemplateSyntaxError('{% kept "name" by a b … %} names its values')
+        by = [parser.compile_filter(bit) for bit in bits[3:]]
+    return KeptNode(*_quoted_name(parser, bits[:2], "endkept"), by=by)
 
 
 _by_language: dict[tuple[str, str, str], SafeString] = {}
@@ -67,8 +89,7 @@ class ByLanguageNode(Node):
         return html
 
 
-def _quoted_name(parser: Parser, token: Token, end: str) -> tuple[str, NodeList]:
-    bits = token.split_contents()
+def _quoted_name(parser: Parser, bits: list[str], end: str) -> tuple[str, NodeList]:
     if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
         raise template.TemplateSyntaxError(f'{{% {bits[0]} "name" %}} takes one quoted name')
     nodelist = parser.parse((end,))
@@ -78,4 +99,4 @@ def _quoted_name(parser: Parser, token: Token, end: str) -> tuple[str, NodeList]
 
 @register.tag
 def by_language(parser: Parser, token: Token) -> ByLanguageNode:
-    return ByLanguageNode(*_quoted_name(parser, token, "endby_language"))
+    return ByLanguageNode(*_quoted_name(parser, token.split_contents(), "endby_language"))

@@ -24,10 +24,13 @@ the address the request came to, as its link is absolute), the note and the acti
 belongs to one request stays out of them (the messages, the undo) or is put in on the way
 out, as the token is: the donne form's idempotency key is kept as a placeholder, and each
 request gets a fresh key in its place (a key is never served twice). The words the page's
-JavaScript says are drawn once per language, outside the entry (``{% by_language %}``). The
-owner's page makes its key from the partie, its players and its stored summary alone
-(``page_state``), read in one query, and the request's address (``page_key``): an unchanged
-partie is served without loading a state (games/views/partie_page.py show_partie).
+JavaScript says are drawn once per language, outside the entry (``{% by_language %}``). What a
+donne leaves as it was (the foot: the links, the share panel, the note) is also kept under the
+values it is drawn from (``{% kept "foot" by … %}``, ``region_key``): a new state's page, which
+a write's answer draws, takes it drawn from the state before. The owner's page makes its key
+from the partie, its players and its stored summary alone (``page_state``), read in one query,
+and the request's address (``page_key``): an unchanged partie is served without loading a
+state (games/views/partie_page.py show_partie).
 """
 
 from __future__ import annotations
@@ -183,6 +186,20 @@ def page_key(request: HttpRequest, marque: Marque, state: str) -> str:
     return key("page", marque, f"{state}|{asked!r}")
 
 
+def region_key(request: HttpRequest, partie: Any, name: str, values: list[Any]) -> str:
+    """The key of a steady region (``{% kept "name" by … %}``, games/templatetags/kept.py):
+    the values it is drawn from, with what every region of the page is drawn from besides the
+    partie's state (the language, the time zone, the address, the release), and not the state,
+    which a donne moves and these values do not."""
+    asked = (request.scheme, request.get_host(), "partage" in request.GET)
+    drawn = repr(
+        (name, get_language(), timezone.get_current_timezone_name(), asked, code_fingerprint(),
+         values)
+    )  # fmt: skip
+    digest = hashlib.sha256(drawn.encode()).hexdigest()[:40]
+    return f"fragment:region:{partie.pk}:{digest}"
+
+
 def follow_key(request: HttpRequest, etag: str) -> str:
     """The key of a share link's live fragment: its ETag names the state and the
     representation; the path (the big screen, every donne), the language and the time zone
@@ -225,13 +242,27 @@ class PageEntry:
         self.parts: dict[str, SafeString] = {}
         self._token_input = ""
 
-    def part(self, name: str, draw: Callable[[], str]) -> SafeString:
+    def part(
+        self, name: str, draw: Callable[[], str], *, steady: Callable[[], str] | None = None
+    ) -> SafeString:
+        """The part ``name``: from the entry, or drawn. ``steady`` gives the key of a region
+        kept by what it is drawn from (``region_key``): where the entry misses it (a new
+        state), it is taken from there before it is drawn, and kept there when drawn."""
         html = self.found.get(name)
         if html is None:
             if self.shallow:
                 raise Missing(name)
-            html = self.drawn[name] = draw()
+            html = self.drawn[name] = (
+                self._steady(steady(), draw) if steady and self.keep else draw()
+            )
         return self._filled(html)
+
+    def _steady(self, region: str, draw: Callable[[], str]) -> str:
+        html = shared_cache.get(region)
+        if html is None:
+            html = draw()
+            shared_cache.set(region, html, KEPT_SECONDS)
+        return html
 
     def _filled(self, html: str) -> SafeString:
         """The part with this request's values in place of the placeholders: its CSRF token

@@ -26,10 +26,15 @@ PAGE_QUERIES = 4
 # A page drawn and kept: the database cache counts its rows, then looks the key up and inserts
 # it within a savepoint (five queries, none with Redis).
 KEEP_QUERIES = 5
+# What a donne leaves as it was (the page's foot: its links, share panel and note) is looked
+# up under what it is drawn from (games/templatetags/kept.py ``by``): a query with the database
+# cache, none with Redis. The first time, it is drawn and kept there (KEEP_QUERIES).
+STEADY_QUERIES = 1
 # The first view of a state reads the partie whole and draws the page: its players again and
 # its latest 30 stored states, who dealt the last donne (the next donne's dealer, docs/rules.md
-# "Le donneur"), its rachats bought back (their payment ticks), and the page kept.
-FIRST_VIEW_QUERIES = PAGE_QUERIES + 4 + KEEP_QUERIES
+# "Le donneur"), its rachats bought back (their payment ticks), and the page kept; the first
+# view of the partie draws and keeps its foot too.
+FIRST_VIEW_QUERIES = PAGE_QUERIES + 4 + KEEP_QUERIES + STEADY_QUERIES + KEEP_QUERIES
 # The unchanged poll: the share token's state in the cache (games/follow.py), which is a query
 # with the database cache (none with Redis); no partie, no session, no user.
 POLL_QUERIES = 1
@@ -106,9 +111,10 @@ def test_the_unchanged_share_poll_is_one_query_at_5_and_60_donnes(
 # claim of the row (the revision read still the partie's), the donne, its hands, its stored
 # state, the summary tagged with the revision left; the two savepoints of the service's
 # transaction inside the test's. The page then renders from the state the write returned,
-# and keeps what it drew for the page of that state (KEEP_QUERIES; the queue's JSON draws
-# nothing). A partie with a share link adds the followers' cache key (games/follow.py):
-# statements of the database cache here, none with Redis; the partie below has no link.
+# and keeps what it drew for the page of that state (KEEP_QUERIES), its foot found as the
+# page left it (STEADY_QUERIES; the queue's JSON draws nothing). A partie with a share link
+# adds the followers' cache key (games/follow.py): statements of the database cache here,
+# none with Redis; the partie below has no link.
 RECORD_QUERIES = 11
 # A donne posted without its dealer (the offline queue's, behind another one waiting) adds who
 # dealt the latest donne, for the rotation's next one; behind another one, the same query
@@ -141,9 +147,10 @@ def test_recording_a_donne_costs_the_same_queries_at_5_and_300_donnes(
     partie = partie_with(donnes)
     services.partie_unshare(partie=partie)
     client = alices_phone()
+    client.get(reverse("partie_detail", args=[partie.pk]))  # the page the donne is typed on
     data = posted_donne(partie, "Anne", dealer)
     headers = {"HTTP_X_RAMISCORE_QUEUE": "1"} if queue else {"HTTP_HX_REQUEST": "true"}
-    drawn = 0 if queue else KEEP_QUERIES
+    drawn = 0 if queue else KEEP_QUERIES + STEADY_QUERIES
     with django_assert_num_queries(RECORD_QUERIES + drawn + (0 if dealer else DEALT_IN_TURN)):
         response = client.post(reverse("donne_create", args=[partie.pk]), data, **headers)
     assert response.status_code == 200
@@ -182,8 +189,8 @@ def test_a_queued_donne_behind_another_reads_the_latest_donne_once(
 # recording (the partie, its players, its latest states), the claim, the hands with their
 # donne where the replay needs them, the decisions with the cagnotte's ticks where there
 # can be some, the rows written, the states replaced in place and the summary tagged; the
-# decision's answer (htmx) keeps the page it draws.
-DECIDE_QUERIES = 12 + KEEP_QUERIES
+# decision's answer (htmx) keeps the page it draws, its foot found as the page left it.
+DECIDE_QUERIES = 12 + KEEP_QUERIES + STEADY_QUERIES
 EDIT_QUERIES = 11
 DELETE_QUERIES = 11
 
@@ -212,6 +219,7 @@ def test_a_rachat_decision_costs_the_same_queries_at_5_and_300_donnes(
 ) -> None:
     partie, chloe = crossed(donnes)
     client = alices_phone()
+    client.get(reverse("partie_detail", args=[partie.pk]))  # the page the card is on
     url = reverse("rachat_decide", args=[partie.pk, chloe])
     with django_assert_num_queries(DECIDE_QUERIES):
         response = client.post(url, {"decision": "racheter"}, HTTP_HX_REQUEST="true")

@@ -125,6 +125,9 @@ def test_english_and_french_are_kept_apart(alice, partie) -> None:
         # The words of the JavaScript, drawn once per language (games/templatetags/kept.py).
         assert 'data-racheter="Se racheter"' in french and "Buy back" not in french
         assert 'data-racheter="Buy back"' in in_english and "Se racheter" not in in_english
+        # The foot, kept by what it shows (its language with it).
+        assert "Terminer la partie" in french and "End the game" not in french
+        assert "End the game" in in_english and "Terminer la partie" not in in_english
 
 
 def test_another_account_gets_a_404_even_once_the_page_is_kept(alice, partie) -> None:
@@ -218,6 +221,27 @@ def test_a_note_written_after_the_page_was_kept_is_on_the_next_page(alice, parti
     assert '<p class="partie-note small mb-1" id="note-text">Chez Anne &lt;3</p>' in page(
         client, partie
     )
+
+
+def test_the_foot_a_donne_leaves_as_it_was_follows_what_it_shows(alice) -> None:
+    """The foot (links, share panel, note, actions) is kept by what it is drawn from, not by
+    the state: a donne takes it drawn, and what changes it draws it anew."""
+    partie = make_partie(alice, joueurs=NAMES)
+    client = logged_in()
+    html = page(client, partie)
+    assert 'id="courbe"' not in html and "Terminer la partie" in html  # no donne, no chart
+    play(partie, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand("5"))
+    assert 'id="courbe"' in page(client, partie)  # the first donne brings the chart's fold
+    play(partie, "Bruno", "rami", Anne=hand("2"), Chloé=hand("5"))
+    html = page(client, partie)
+    assert "Terminer la partie" in html and 'id="courbe"' in html
+    services.partie_close(partie=partie)
+    html = page(client, partie)
+    assert "Terminer la partie" not in html and 'id="rematch"' in html
+    # Another partie with the same foot's values is never this one's.
+    other = make_partie(alice, joueurs=NAMES)
+    play(other, "Anne", "rami", Bruno=hand("K Q"), Chloé=hand("5"))
+    assert f"/parties/{other.pk}/marque/" in page(client, other)
 
 
 def share_link(html: str) -> str:
