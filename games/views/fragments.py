@@ -58,6 +58,7 @@ from django.utils.translation import get_language
 
 from games import sheet_files
 from games.display.marque import Marque
+from games.models import Partie
 
 # As long as the sheet's files (games/sheet_files.py): a key is never reused for other content.
 KEPT_SECONDS = sheet_files.KEPT_SECONDS
@@ -186,7 +187,7 @@ def page_key(request: HttpRequest, marque: Marque, state: str) -> str:
     return key("page", marque, f"{state}|{asked!r}")
 
 
-def region_key(request: HttpRequest, partie: Any, name: str, values: list[Any]) -> str:
+def region_key(request: HttpRequest, partie: Partie, name: str, values: list[Any]) -> str:
     """The key of a steady region (``{% kept "name" by … %}``, games/templatetags/kept.py):
     the values it is drawn from, with what every region of the page is drawn from besides the
     partie's state (the language, the time zone, the address, the release), and not the state,
