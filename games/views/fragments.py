@@ -163,11 +163,14 @@ def page_state(marque: Marque, *, everything: bool) -> str:
     )
 
 
+def _digest(drawn: str) -> str:
+    return hashlib.sha256(drawn.encode()).hexdigest()[:40]
+
+
 def key(kind: str, marque: Marque, state: str) -> str:
     partie = marque.partie
     drawn = f"{sheet_files.state(partie)}|{code_fingerprint()}|{state}"
-    digest = hashlib.sha256(drawn.encode()).hexdigest()[:40]
-    return f"fragment:{kind}:{partie.pk}:{digest}"
+    return f"fragment:{kind}:{partie.pk}:{_digest(drawn)}"
 
 
 def written_entry(request: HttpRequest, marque: Marque) -> PageEntry:
@@ -183,8 +186,11 @@ def page_key(request: HttpRequest, marque: Marque, state: str) -> str:
     """The key of a partie page's entry: ``key`` with what its share panel is drawn from
     besides the partie, the address the request came to (the share link is absolute) and
     whether it asked for the panel open (?partage, after a new link)."""
-    asked = (request.scheme, request.get_host(), "partage" in request.GET)
-    return key("page", marque, f"{state}|{asked!r}")
+    return key("page", marque, f"{state}|{_asked(request)!r}")
+
+
+def _asked(request: HttpRequest) -> tuple[str, str, bool]:
+    return (request.scheme, request.get_host(), "partage" in request.GET)
 
 
 def region_key(request: HttpRequest, partie: Partie, name: str, values: list[Any]) -> str:
@@ -192,13 +198,11 @@ def region_key(request: HttpRequest, partie: Partie, name: str, values: list[Any
     the values it is drawn from, with what every region of the page is drawn from besides the
     partie's state (the language, the time zone, the address, the release), and not the state,
     which a donne moves and these values do not."""
-    asked = (request.scheme, request.get_host(), "partage" in request.GET)
     drawn = repr(
-        (name, get_language(), timezone.get_current_timezone_name(), asked, code_fingerprint(),
-         values)
+        (name, get_language(), timezone.get_current_timezone_name(), _asked(request),
+         code_fingerprint(), values)
     )  # fmt: skip
-    digest = hashlib.sha256(drawn.encode()).hexdigest()[:40]
-    return f"fragment:region:{partie.pk}:{digest}"
+    return f"fragment:region:{partie.pk}:{_digest(drawn)}"
 
 
 def follow_key(request: HttpRequest, etag: str) -> str:
@@ -209,7 +213,7 @@ def follow_key(request: HttpRequest, etag: str) -> str:
         (etag, request.get_full_path(), get_language(),
          timezone.get_current_timezone_name(), code_fingerprint())
     )  # fmt: skip
-    return "fragment:follow:" + hashlib.sha256(drawn.encode()).hexdigest()[:40]
+    return "fragment:follow:" + _digest(drawn)
 
 
 class Missing(Exception):  # noqa: N818 - a signal, not an error
