@@ -9,6 +9,7 @@ recovered, and the donnes the scorekeepers were told were recorded counted in th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -92,11 +93,19 @@ def locust(
     # the step does not count (OFFERED).
     command = ["nice", "-n", "19", *command]
     with open(f"{prefix}.log", "w", encoding="utf-8") as log:
-        generator = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log, stderr=log)
-        # nice and taskset exec what they start: Locust keeps the pid.
-        busy = CpuSampler(lambda: {**stack.groups(), "load generator": {generator.pid}})
-        busy.start()
-        generator.wait()
+        generator = subprocess.Popen(
+            command, env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
+        )
+        try:
+            least_weight(generator.pid)
+            # nice and taskset exec what they start: Locust keeps the pid.
+            busy = CpuSampler(lambda: {**stack.groups(), "load generator": {generator.pid}})
+            busy.start()
+            generator.wait()
+        finally:
+            if generator.poll() is None:  # the run interrupted: Locust is in a session of its own
+                generator.terminate()
+                generator.wait()
     busy.stop.set()
     stats = read_stats(prefix, tables, stack.access_log)
     measured = json.loads(Path(f"{prefix}_measured.json").read_text(encoding="utf-8"))
@@ -106,6 +115,17 @@ def locust(
     stats["cpu_stolen"] = busy.stolen(*window)
     stats["cpu_busiest_second"] = busy.busiest_second(*window)
     return stats
+
+
+def least_weight(pid: int) -> None:
+    """The load generator's session weighed as ``nice 19`` against every other one. Where
+    the kernel groups processes by session (/proc/sys/kernel/sched_autogroup_enabled), a
+    process's own nice counts only against its session's others, and each session gets its
+    share of the core: Locust, in the runner's session with Redis and Caddy, weighed as much as
+    PostgreSQL's session did (docs/decisions.md "The load generator's weight"). Without
+    autogroups there is no such file, and the process's nice is the whole weight."""
+    with contextlib.suppress(OSError):
+        Path(f"/proc/{pid}/autogroup").write_text("19", encoding="ascii")
 
 
 class CpuSampler(threading.Thread):
