@@ -30,7 +30,10 @@ def _fast_password_hasher(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup"}
+# The fixtures that give a test the database. Not django_db_setup: pytest-django sets up only
+# the databases that some test of the session is marked for, so a fixture that asks for it
+# alone may find the settings still naming the development database.
+DB_FIXTURES = {"db", "transactional_db", "live_server"}
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,6 @@ import pytest
 from tests.browser import relay as relay_module
 from tests.browser.relay import Relay
 
-# No query here; but every test of this folder is set up with the database and has the
-# database's cache emptied after it (tests/conftest.py), which needs the test database.
-pytestmark = pytest.mark.django_db
-
 
 @pytest.fixture
 def echo() -> Iterator[int]:

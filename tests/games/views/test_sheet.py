@@ -185,6 +185,9 @@ def long_pdf(django_db_setup, django_db_blocker):
     return response
 
 
+# Marked so that the test database is set up even when this test runs alone (pytest-django
+# sets up only what some test is marked for): long_pdf writes there.
+@pytest.mark.django_db
 def test_the_pdf_of_a_long_partie_has_the_totals_and_the_observations(long_pdf) -> None:
     assert long_pdf.status_code == 200
     assert long_pdf["Content-Type"] == "application/pdf"
