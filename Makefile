@@ -6,7 +6,7 @@ PYTHON  ?= python3.11
 # DJANGO_DEBUG=False with a real DJANGO_SECRET_KEY (see README.md).
 export DJANGO_DEBUG ?= True
 
-.PHONY: run lan test test-redis test-production lint bench bench-home bench-page load messages
+.PHONY: run lan test test-redis test-production lint bench bench-home bench-page bench-record load messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,10 @@ bench-home: $(VENV)/.installed-dev
 # The partie page of 4x20, 7x300 and 7x1000 and the floor only (bench/page.py): a few minutes.
 bench-page: $(VENV)/.installed-dev
 	$(PY) -m bench.page
+
+# Recording a donne on 4x20 (drawn and not) and the floor only, interleaved (bench/record.py).
+bench-record: $(VENV)/.installed-dev
+	$(PY) -m bench.record
 
 $(VENV)/.installed-load: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev,load]'

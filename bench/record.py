@@ -1,0 +1,98 @@
+"""``python -m bench.record`` (``make bench-record``): recording a donne on 4×20 (bench/parties.py
+SPECS) through gunicorn (DEBUG off), as the page's form posts it (htmx: the answer draws the
+page) and as the offline queue sends it (JSON: nothing drawn), and the floor, in interleaved
+rounds as bench/page.py times the page: a busy machine slows all three alike, where the whole
+bench times each request's repetitions minutes apart from the floor's. The ratios "record … /
+the floor" against their budgets (bench/budgets.py, the lines ``make bench`` checks). Written
+to bench/results/record.json.
+
+Each post records the partie's last donne again (bench/parties.py ``record_again``: deleted,
+then the page loaded and its form filled in), so the partie keeps its 20 donnes; only the post
+is timed. ``--rounds N`` sets the number of rounds."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import statistics
+import sys
+import time
+from itertools import count
+
+from bench.app import User
+from bench.budgets import BUDGETS
+from bench.environment import HOST
+from bench.parties import SPECS, build_partie, record_again
+from bench.reporting import write_medians
+from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
+from bench.timings import FLOOR, FLOOR_URL, HTMX, QUEUE, RECORD, RECORD_QUEUED
+
+ROUNDS = 41
+KEY = "4x20"
+# Posts of each kind per round, the round's median kept (as bench/home.py TIMED).
+TIMED = 5
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.record")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    args = parser.parse_args(argv)
+    server = None
+    try:
+        prepare()
+        owner = User.objects.create_user("banc", password=secrets.token_urlsafe(16))
+        spec = next(spec for spec in SPECS if spec.key == KEY)
+        partie = build_partie(owner, spec, random.Random(8))
+        client, cookies = test_client(owner, "/")
+        port = free_port()
+        server = start_server(port)
+        print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {args.rounds} rounds")
+        http = Http(port, cookies)
+        # The phone posts to the address gunicorn serves: the page its answer keeps is that one.
+        address = {"Host": f"{HOST}:{port}"}
+        url = f"/parties/{partie.pk}/donnes/"
+        turns = count()
+
+        def posted(headers: dict[str, str]) -> float:
+            times = []
+            for _ in range(TIMED):
+                data = record_again(client, partie, next(turns))
+                start = time.perf_counter()
+                status, _headers, _body = http.request("POST", url, data, **address, **headers)
+                times.append((time.perf_counter() - start) * 1000)
+                if status != 200:
+                    raise SystemExit(f"POST {url}: {status}")
+            return statistics.median(times)
+
+        def floor() -> float:
+            times = []
+            for _ in range(TIMED):
+                start = time.perf_counter()
+                status, _headers, _body = http.request("GET", FLOOR_URL)
+                times.append((time.perf_counter() - start) * 1000)
+                if status != 200:
+                    raise SystemExit(f"GET {FLOOR_URL}: {status}")
+            return statistics.median(times)
+
+        kinds = {
+            (FLOOR, ""): floor,
+            (RECORD, KEY): lambda: posted(HTMX),
+            (RECORD_QUEUED, KEY): lambda: posted(QUEUE),
+        }
+        for measure in kinds.values():  # warm every worker (and every cache)
+            measure()
+        samples: dict[tuple[str, str], list[float]] = {kind: [] for kind in kinds}
+        for _ in range(args.rounds):
+            for kind, measure in kinds.items():
+                samples[kind].append(measure())
+        ratios = [b for b in BUDGETS if b.label.startswith("record") and "floor" in b.label]
+        write_medians(samples, ratios, "record.json")
+    finally:
+        if server is not None:
+            stop_server(server)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
