@@ -122,8 +122,8 @@ def least_weight(pid: int) -> None:
     the kernel groups processes by session (/proc/sys/kernel/sched_autogroup_enabled), a
     process's own nice counts only against its session's others, and each session gets its
     share of the core: Locust, in the runner's session with Redis and Caddy, weighed as much as
-    PostgreSQL's session did (docs/decisions.md "The load generator's weight"). Without
-    autogroups there is no such file, and the process's nice is the whole weight."""
+    PostgreSQL's session did (docs/decisions.md "The load generator's weight"). Where autogroups
+    are off, this changes nothing (or the file is missing) and the process's nice is its weight."""
     with contextlib.suppress(OSError):
         Path(f"/proc/{pid}/autogroup").write_text("19", encoding="ascii")
 
