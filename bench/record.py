@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import secrets
-import statistics
 import sys
-import time
 from itertools import count
 
 from bench.app import User
@@ -26,12 +24,13 @@ from bench.environment import HOST
 from bench.parties import SPECS, build_partie, record_again
 from bench.reporting import write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
-from bench.timings import FLOOR, FLOOR_URL, HTMX, QUEUE, RECORD, RECORD_QUEUED
+from bench.timings import FLOOR, FLOOR_URL, HTMX, QUEUE, RECORD, RECORD_QUEUED, median_ms
 
 ROUNDS = 41
 KEY = "4x20"
-# Posts of each kind per round, the round's median kept (as bench/home.py TIMED).
+# Requests of each kind per round, the round's median kept (as bench/home.py TIMED).
 TIMED = 5
+EACH = {"reps": TIMED, "min_reps": TIMED, "seconds": 0}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,29 +53,25 @@ def main(argv: list[str] | None = None) -> int:
         url = f"/parties/{partie.pk}/donnes/"
         turns = count()
 
-        def posted(headers: dict[str, str]) -> float:
-            times = []
-            for _ in range(TIMED):
-                data = record_again(client, partie, next(turns))
-                start = time.perf_counter()
-                status, _headers, _body = http.request("POST", url, data, **address, **headers)
-                times.append((time.perf_counter() - start) * 1000)
-                if status != 200:
-                    raise SystemExit(f"POST {url}: {status}")
-            return statistics.median(times)
+        def checked(status: int, what: str) -> None:
+            if status != 200:
+                raise SystemExit(f"{what}: {status}")
 
-        def floor() -> float:
-            times = []
-            for _ in range(TIMED):
-                start = time.perf_counter()
-                status, _headers, _body = http.request("GET", FLOOR_URL)
-                times.append((time.perf_counter() - start) * 1000)
-                if status != 200:
-                    raise SystemExit(f"GET {FLOOR_URL}: {status}")
-            return statistics.median(times)
+        def post(data: dict[str, str], headers: dict[str, str]) -> None:
+            status, _headers, _body = http.request("POST", url, data, **address, **headers)
+            checked(status, f"POST {url}")
+
+        def again() -> dict[str, str]:
+            return record_again(client, partie, next(turns))
+
+        def posted(headers: dict[str, str]) -> float:
+            return median_ms(lambda data: post(data, headers), before=again, **EACH)[0]
+
+        def get_floor() -> None:
+            checked(http.request("GET", FLOOR_URL)[0], f"GET {FLOOR_URL}")
 
         kinds = {
-            (FLOOR, ""): floor,
+            (FLOOR, ""): lambda: median_ms(get_floor, **EACH)[0],
             (RECORD, KEY): lambda: posted(HTMX),
             (RECORD_QUEUED, KEY): lambda: posted(QUEUE),
         }
