@@ -10,11 +10,12 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
 
 from bench.budgets import BUDGETS
 from bench.environment import HOST
 from bench.parties import ACCOUNTS, build_account
-from bench.reporting import write_medians
+from bench.reporting import interleaved, write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server
 from bench.timings import FLOOR, FLOOR_URL, HOME
 
@@ -46,12 +47,8 @@ def main() -> int:
         floor_http = next(iter(https.values()))
         kinds = [*((HOME, key, http, "/") for key, http in https.items())]
         kinds.append((FLOOR, "", floor_http, FLOOR_URL))
-        for _name, _key, http, url in kinds:  # warm every worker
-            timed_ms(http, url)
-        samples: dict[tuple[str, str], list[float]] = {(n, k): [] for n, k, _h, _u in kinds}
-        for _ in range(ROUNDS):
-            for name, key, http, url in kinds:
-                samples[(name, key)].append(timed_ms(http, url))
+        timed = {(name, key): partial(timed_ms, http, url) for name, key, http, url in kinds}
+        samples = interleaved(timed, ROUNDS)
         home = next(b for b in BUDGETS if b.label.startswith("home page"))
         write_medians(samples, [home], "home.json")
     finally:

@@ -13,13 +13,14 @@ import random
 import secrets
 import sys
 import time
+from functools import partial
 
 from bench.app import User
 from bench.budgets import BUDGETS
 from bench.environment import HOST
 from bench.home import timed_ms
 from bench.parties import SPECS, build_partie
-from bench.reporting import write_medians
+from bench.reporting import interleaved, write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
 from bench.timings import FLOOR, FLOOR_URL, PAGE
 
@@ -51,12 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         http = Http(port, cookies)
         kinds = [(PAGE, key, f"/parties/{partie.pk}/") for key, partie in parties.items()]
         kinds.append((FLOOR, "", FLOOR_URL))
-        for _name, _key, url in kinds:  # warm every worker (and every cache)
-            timed_ms(http, url)
-        samples: dict[tuple[str, str], list[float]] = {(n, k): [] for n, k, _u in kinds}
-        for _ in range(args.rounds):
-            for name, key, url in kinds:
-                samples[(name, key)].append(timed_ms(http, url))
+        timed = {(name, key): partial(timed_ms, http, url) for name, key, url in kinds}
+        samples = interleaved(timed, args.rounds)
         ratios = [b for b in BUDGETS if b.label.startswith("partie page") and b.unit == "×"]
         write_medians(samples, ratios, "page.json")
     finally:

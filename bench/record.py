@@ -22,7 +22,7 @@ from bench.app import User
 from bench.budgets import BUDGETS
 from bench.environment import HOST
 from bench.parties import SPECS, build_partie, record_again
-from bench.reporting import write_medians
+from bench.reporting import interleaved, write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
 from bench.timings import FLOOR, FLOOR_URL, HTMX, QUEUE, RECORD, RECORD_QUEUED, median_ms
 
@@ -75,12 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             (RECORD, KEY): lambda: posted(HTMX),
             (RECORD_QUEUED, KEY): lambda: posted(QUEUE),
         }
-        for measure in kinds.values():  # warm every worker (and every cache)
-            measure()
-        samples: dict[tuple[str, str], list[float]] = {kind: [] for kind in kinds}
-        for _ in range(args.rounds):
-            for kind, measure in kinds.items():
-                samples[kind].append(measure())
+        samples = interleaved(kinds, args.rounds)
         ratios = [b for b in BUDGETS if b.label.startswith("record") and "floor" in b.label]
         write_medians(samples, ratios, "record.json")
     finally:

@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import platform
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,21 @@ def print_missed(result: dict[str, Any]) -> None:
     missed = [b for b in result["budgets"] if b["verdict"] != "PASS"]
     # A measurement, not a gate: the README says which budgets are missed and why.
     print(f"{len(missed)} budget(s) missed out of {len(result['budgets'])}.")
+
+
+def interleaved(
+    kinds: dict[tuple[str, str], Callable[[], float]], rounds: int
+) -> dict[tuple[str, str], list[float]]:
+    """Each kind's time (by request and partie) in ``rounds`` rounds that take turns, so that
+    a busy machine slows them all alike; each measured once before, to warm every worker (and
+    every cache). For ``write_medians``."""
+    for measure in kinds.values():
+        measure()
+    samples: dict[tuple[str, str], list[float]] = {kind: [] for kind in kinds}
+    for _ in range(rounds):
+        for kind, measure in kinds.items():
+            samples[kind].append(measure())
+    return samples
 
 
 def write_medians(samples: dict[tuple[str, str], list[float]], budgets: list, name: str) -> None:
