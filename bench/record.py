@@ -16,11 +16,13 @@ import argparse
 import random
 import secrets
 import sys
+from functools import partial
 from itertools import count
 
 from bench.app import User
 from bench.budgets import BUDGETS
 from bench.environment import HOST
+from bench.home import timed_ms
 from bench.parties import SPECS, build_partie, record_again
 from bench.reporting import interleaved, write_medians
 from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
@@ -28,7 +30,7 @@ from bench.timings import FLOOR, FLOOR_URL, HTMX, QUEUE, RECORD, RECORD_QUEUED, 
 
 ROUNDS = 41
 KEY = "4x20"
-# Requests of each kind per round, the round's median kept (as bench/home.py TIMED).
+# Posts of each kind per round, the round's median kept (the floor: bench/home.py timed_ms).
 TIMED = 5
 EACH = {"reps": TIMED, "min_reps": TIMED, "seconds": 0}
 
@@ -53,13 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         url = f"/parties/{partie.pk}/donnes/"
         turns = count()
 
-        def checked(status: int, what: str) -> None:
-            if status != 200:
-                raise SystemExit(f"{what}: {status}")
-
         def post(data: dict[str, str], headers: dict[str, str]) -> None:
             status, _headers, _body = http.request("POST", url, data, **address, **headers)
-            checked(status, f"POST {url}")
+            if status != 200:
+                raise SystemExit(f"POST {url}: {status}")
 
         def again() -> dict[str, str]:
             return record_again(client, partie, next(turns))
@@ -67,13 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         def posted(headers: dict[str, str]) -> float:
             return median_ms(lambda data: post(data, headers), before=again, **EACH)[0]
 
-        def get_floor() -> None:
-            checked(http.request("GET", FLOOR_URL)[0], f"GET {FLOOR_URL}")
-
         kinds = {
-            (FLOOR, ""): lambda: median_ms(get_floor, **EACH)[0],
-            (RECORD, KEY): lambda: posted(HTMX),
-            (RECORD_QUEUED, KEY): lambda: posted(QUEUE),
+            (FLOOR, ""): partial(timed_ms, http, FLOOR_URL),
+            (RECORD, KEY): partial(posted, HTMX),
+            (RECORD_QUEUED, KEY): partial(posted, QUEUE),
         }
         samples = interleaved(kinds, args.rounds)
         ratios = [b for b in BUDGETS if b.label.startswith("record") and "floor" in b.label]
