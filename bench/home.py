@@ -13,10 +13,9 @@ import time
 from functools import partial
 
 from bench.budgets import BUDGETS
-from bench.environment import HOST
 from bench.parties import ACCOUNTS, build_account
 from bench.reporting import interleaved, write_medians
-from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server
+from bench.serving import Http, prepare, served
 from bench.timings import FLOOR, FLOOR_URL, HOME
 
 ROUNDS = 41
@@ -35,25 +34,18 @@ def timed_ms(http: Http, url: str) -> float:
 
 
 def main() -> int:
-    server = None
-    try:
-        prepare()
-        rng = random.Random(8)
-        accounts = {key: build_account(f"banc{n}", n, rng) for key, n in ACCOUNTS.items()}
-        port = free_port()
-        server = start_server(port)
-        print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {ROUNDS} rounds")
+    prepare()
+    rng = random.Random(8)
+    accounts = {key: build_account(f"banc{n}", n, rng) for key, n in ACCOUNTS.items()}
+    with served(ROUNDS) as port:
         https = {key: Http(port, cookies) for key, (_client, cookies) in accounts.items()}
         floor_http = next(iter(https.values()))
         kinds = [*((HOME, key, http, "/") for key, http in https.items())]
         kinds.append((FLOOR, "", floor_http, FLOOR_URL))
         timed = {(name, key): partial(timed_ms, http, url) for name, key, http, url in kinds}
         samples = interleaved(timed, ROUNDS)
-        home = next(b for b in BUDGETS if b.label.startswith("home page"))
-        write_medians(samples, [home], "home.json")
-    finally:
-        if server is not None:
-            stop_server(server)
+    home = next(b for b in BUDGETS if b.label.startswith("home page"))
+    write_medians(samples, [home], "home.json")
     return 0
 
 

@@ -17,11 +17,10 @@ from functools import partial
 
 from bench.app import User
 from bench.budgets import BUDGETS
-from bench.environment import HOST
 from bench.home import timed_ms
 from bench.parties import SPECS, build_partie
 from bench.reporting import interleaved, write_medians
-from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
+from bench.serving import Http, prepare, served, test_client
 from bench.timings import FLOOR, FLOOR_URL, PAGE
 
 ROUNDS = 41
@@ -34,31 +33,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", default=",".join(KEYS))
     args = parser.parse_args(argv)
     keys = args.keys.split(",")
-    server = None
-    try:
-        prepare()
-        rng = random.Random(8)
-        owner = User.objects.create_user("banc", password=secrets.token_urlsafe(16))
-        parties = {}
-        for spec in SPECS:
-            if spec.key in keys:
-                started = time.perf_counter()
-                parties[spec.key] = build_partie(owner, spec, rng)
-                print(f"  recorded partie {spec.key} in {time.perf_counter() - started:.1f} s")
-        _client, cookies = test_client(owner, "/")
-        port = free_port()
-        server = start_server(port)
-        print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {args.rounds} rounds")
+    prepare()
+    rng = random.Random(8)
+    owner = User.objects.create_user("banc", password=secrets.token_urlsafe(16))
+    parties = {}
+    for spec in SPECS:
+        if spec.key in keys:
+            started = time.perf_counter()
+            parties[spec.key] = build_partie(owner, spec, rng)
+            print(f"  recorded partie {spec.key} in {time.perf_counter() - started:.1f} s")
+    _client, cookies = test_client(owner, "/")
+    with served(args.rounds) as port:
         http = Http(port, cookies)
         kinds = [(PAGE, key, f"/parties/{partie.pk}/") for key, partie in parties.items()]
         kinds.append((FLOOR, "", FLOOR_URL))
         timed = {(name, key): partial(timed_ms, http, url) for name, key, url in kinds}
         samples = interleaved(timed, args.rounds)
-        ratios = [b for b in BUDGETS if b.label.startswith("partie page") and b.unit == "×"]
-        write_medians(samples, ratios, "page.json")
-    finally:
-        if server is not None:
-            stop_server(server)
+    ratios = [b for b in BUDGETS if b.label.startswith("partie page") and b.unit == "×"]
+    write_medians(samples, ratios, "page.json")
     return 0
 
 

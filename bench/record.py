@@ -25,7 +25,7 @@ from bench.environment import HOST
 from bench.home import timed_ms
 from bench.parties import SPECS, build_partie, record_again
 from bench.reporting import interleaved, write_medians
-from bench.serving import WORKERS, Http, free_port, prepare, start_server, stop_server, test_client
+from bench.serving import Http, check, prepare, served, test_client
 from bench.timings import FLOOR, FLOOR_URL, HTMX, QUEUE, RECORD, RECORD_QUEUED, median_ms
 
 ROUNDS = 41
@@ -39,26 +39,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.record")
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     args = parser.parse_args(argv)
-    server = None
-    try:
-        prepare()
-        owner = User.objects.create_user("banc", password=secrets.token_urlsafe(16))
-        spec = next(spec for spec in SPECS if spec.key == KEY)
-        partie = build_partie(owner, spec, random.Random(8))
-        client, cookies = test_client(owner, "/")
-        port = free_port()
-        server = start_server(port)
-        print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {args.rounds} rounds")
+    prepare()
+    owner = User.objects.create_user("banc", password=secrets.token_urlsafe(16))
+    spec = next(spec for spec in SPECS if spec.key == KEY)
+    partie = build_partie(owner, spec, random.Random(8))
+    client, cookies = test_client(owner, "/")
+    url = f"/parties/{partie.pk}/donnes/"
+    turns = count()
+    with served(args.rounds) as port:
         http = Http(port, cookies)
         # The phone posts to the address gunicorn serves: the page its answer keeps is that one.
         address = {"Host": f"{HOST}:{port}"}
-        url = f"/parties/{partie.pk}/donnes/"
-        turns = count()
 
         def post(data: dict[str, str], headers: dict[str, str]) -> None:
             status, _headers, _body = http.request("POST", url, data, **address, **headers)
-            if status != 200:
-                raise SystemExit(f"POST {url}: {status}")
+            check(status, 200, f"POST {url}")
 
         def again() -> dict[str, str]:
             return record_again(client, partie, next(turns))
@@ -72,11 +67,8 @@ def main(argv: list[str] | None = None) -> int:
             (RECORD_QUEUED, KEY): partial(posted, QUEUE),
         }
         samples = interleaved(kinds, args.rounds)
-        ratios = [b for b in BUDGETS if b.label.startswith("record") and "floor" in b.label]
-        write_medians(samples, ratios, "record.json")
-    finally:
-        if server is not None:
-            stop_server(server)
+    ratios = [b for b in BUDGETS if b.label.startswith("record") and "floor" in b.label]
+    write_medians(samples, ratios, "record.json")
     return 0
 
 

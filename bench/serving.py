@@ -11,6 +11,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 from bench.app import Client, User, call_command
@@ -79,6 +81,19 @@ def stop_server(server: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         server.kill()
         server.wait()
+
+
+@contextmanager
+def served(rounds: int) -> Iterator[int]:
+    """gunicorn on a free port for one of the short benches (bench/home.py, bench/page.py,
+    bench/record.py): its port, and the server stopped on the way out, whatever happened."""
+    port = free_port()
+    server = start_server(port)
+    print(f"gunicorn on http://{HOST}:{port}/ ({WORKERS} workers), {rounds} rounds")
+    try:
+        yield port
+    finally:
+        stop_server(server)
 
 
 def check(status: int, expected: int, what: str) -> None:
