@@ -41,6 +41,7 @@ test: lint
 # What keeps state between requests, against the Redis of REDIS_URL (redis://…): the cache
 # and its render lock, the limits, and two gunicorn servers sharing it.
 REDIS_TESTS := tests/ramiscore/test_settings_redis.py tests/games/views/test_sheet_cache.py \
+	tests/games/test_cache_places.py \
 	tests/games/display/test_sheet.py tests/games/test_follow_gate.py \
 	tests/security/test_login_throttle.py tests/security/test_cost_limits.py \
 	tests/security/test_two_servers.py

@@ -2,10 +2,11 @@
 PDF rendered outside any request (games/tasks.py renders it in the background; the views only
 ever serve what is kept, games/views/sheet_cache.py).
 
-A file is kept under what it was derived from: the partie's revision (which moves with what the
-replay reads), its updated_at (every service write saves it: the note, the money ticked, the
-name), the engine's version and the language. A changed partie has a new key, so nothing stale
-is ever served and nothing needs to be deleted."""
+A file is kept in one place per partie, kind and language (games/cache_places.py), stamped
+with what it was derived from: the partie's revision (which moves with what the replay reads),
+its updated_at (every service write saves it: the note, the money ticked, the name) and the
+engine's version. A changed partie has a new stamp, so nothing stale is ever served, and its
+new file takes the place of the last one's: the cache holds a file per partie, not per donne."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.cache_places import Place
 from games.display.sheet import Sheet, build_sheet
 from games.models import Partie
 from games.pdf import html_to_pdf
@@ -36,8 +38,8 @@ def state(partie: Partie) -> str:
     return f"{partie.revision}:{stamp}:{ENGINE_VERSION}"
 
 
-def key(kind: str, partie: Partie, language: str) -> str:
-    return f"sheet:{kind}:{partie.pk}:{state(partie)}:{language}"
+def key(kind: str, partie: Partie, language: str) -> Place:
+    return Place(f"sheet:{kind}:{partie.pk}:{language}", state(partie))
 
 
 def pending_key(partie_pk: int, language: str) -> str:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from games import sheet_files
+from games import cache_places, sheet_files
 from games.models import Partie
 from games.render_slots import render_slot
 
@@ -44,10 +44,11 @@ def render_sheet_pdf(partie_pk: int, language: str) -> str:
         partie = Partie.objects.filter(pk=partie_pk).first()
         if partie is None:
             return "gone"
-        key = sheet_files.key("pdf", partie, language)
-        if cache.has_key(key):
+        place = sheet_files.key("pdf", partie, language)
+        if cache_places.holds(place):
             return "kept"
-        cache.set(key, sheet_files.render_pdf(partie, language), sheet_files.KEPT_SECONDS)
+        pdf = sheet_files.render_pdf(partie, language)
+        cache_places.keep(place, pdf, sheet_files.KEPT_SECONDS)
         return "rendered"
 
 

@@ -3,14 +3,16 @@ shared cache: the scoreboard, the marque table and the cagnotte (and, on its own
 score chart). Rendering them was most of the page's time, and the marque's time grew with its
 rows; an unchanged partie now pays one cache read for the three.
 
-A fragment is kept under everything it is drawn from, so a changed partie has a new key and
-nothing stale is ever shown, nor anything deleted: the partie's revision (which the database
-moves with whatever the replay reads, games/replays.py) and its updated_at (every service
-write saves it: a payment ticked, a rename, the money), the engine's version, the language
-and the time zone, the rows shown (?tout), the read-only flag, the players' names, colours and
-ticked stakes, and a fingerprint of the templates, the display code and the translations (a
-deploy draws them anew). The key names the partie, but the page checks that the partie is the
-account's before it asks (get_partie_for_user): a key alone never opens a partie.
+A fragment is kept with the stamp of everything it is drawn from, so a changed partie has a new
+stamp and nothing stale is ever shown; in one place per partie and way of asking
+(games/cache_places.py), so that a new state's fragment takes the place of the last one's and
+the cache holds one per table, not one per donne. The stamp names the partie's revision (which
+the database moves with whatever the replay reads, games/replays.py) and its updated_at (every
+service write saves it: a payment ticked, a rename, the money), the engine's version, the
+language and the time zone, the rows shown (?tout), the read-only flag, the players' names,
+colours and ticked stakes, and a fingerprint of the templates, the display code and the
+translations (a deploy draws them anew). The key names the partie, but the page checks that the
+partie is the account's before it asks (get_partie_for_user): a key alone never opens a partie.
 
 The forms inside (a payment tick, the money, the undo) carry the CSRF token, which belongs to
 one browser: a fragment is rendered with a placeholder token, and each request puts its own in
@@ -56,7 +58,8 @@ from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from games import sheet_files
+from games import cache_places, sheet_files
+from games.cache_places import Place
 from games.display.marque import Marque
 from games.models import Partie
 
@@ -167,10 +170,13 @@ def _digest(drawn: str) -> str:
     return hashlib.sha256(drawn.encode()).hexdigest()[:40]
 
 
-def key(kind: str, marque: Marque, state: str) -> str:
+def key(kind: str, marque: Marque, state: str, variant: tuple[Any, ...]) -> Place:
+    """The place of a part of ``kind`` (games/cache_places.py): one per partie and ``variant``,
+    the way it was asked for, with the language and the time zone; stamped with its state."""
     partie = marque.partie
     drawn = f"{sheet_files.state(partie)}|{code_fingerprint()}|{state}"
-    return f"fragment:{kind}:{partie.pk}:{_digest(drawn)}"
+    where = repr((get_language(), timezone.get_current_timezone_name(), variant))
+    return Place(f"fragment:{kind}:{partie.pk}:{_digest(where)}", _digest(drawn))
 
 
 def written_entry(request: HttpRequest, marque: Marque) -> PageEntry:
@@ -179,14 +185,17 @@ def written_entry(request: HttpRequest, marque: Marque) -> PageEntry:
     is swapped (static/js/offline.js ``keepThisPage``), and finds it drawn. Keyed as the page
     is (``page_state``, of the latest donnes), which the caller checks the answer shows."""
     state = page_state(marque, everything=False)
-    return PageEntry(request, page_key(request, marque, state), keep=True, read=False)
+    place = page_key(request, marque, state, everything=False)
+    return PageEntry(request, place, keep=True, read=False)
 
 
-def page_key(request: HttpRequest, marque: Marque, state: str) -> str:
-    """The key of a partie page's entry: ``key`` with what its share panel is drawn from
+def page_key(request: HttpRequest, marque: Marque, state: str, *, everything: bool) -> Place:
+    """The place of the owner's partie page: ``key`` with what its share panel is drawn from
     besides the partie, the address the request came to (the share link is absolute) and
-    whether it asked for the panel open (?partage, after a new link)."""
-    return key("page", marque, f"{state}|{_asked(request)!r}")
+    whether it asked for the panel open (?partage, after a new link); the whole marque
+    (?tout) has a place of its own."""
+    asked = _asked(request)
+    return key("page", marque, f"{state}|{asked!r}", ("owner", everything, asked))
 
 
 def _asked(request: HttpRequest) -> tuple[str, str, bool]:
@@ -205,15 +214,14 @@ def region_key(request: HttpRequest, partie: Partie, name: str, values: list[Any
     return f"fragment:region:{partie.pk}:{_digest(drawn)}"
 
 
-def follow_key(request: HttpRequest, etag: str) -> str:
-    """The key of a share link's live fragment: its ETag names the state and the
-    representation; the path (the big screen, every donne), the language and the time zone
-    what else it is drawn from, and the code fingerprint the release that drew it."""
-    drawn = "|".join(
-        (etag, request.get_full_path(), get_language(),
-         timezone.get_current_timezone_name(), code_fingerprint())
-    )  # fmt: skip
-    return "fragment:follow:" + _digest(drawn)
+def follow_key(request: HttpRequest, etag: str) -> Place:
+    """The place of a share link's live fragment: one place per path (the link, the big screen,
+    every donne), language and time zone; its stamp the ETag, which names the state and the
+    representation, and the code fingerprint, the release that drew it."""
+    where = "|".join(
+        (request.get_full_path(), get_language(), timezone.get_current_timezone_name())
+    )
+    return Place("fragment:follow:" + _digest(where), _digest(f"{etag}|{code_fingerprint()}"))
 
 
 class Missing(Exception):  # noqa: N818 - a signal, not an error
@@ -230,19 +238,19 @@ class PageEntry:
     def __init__(
         self,
         request: HttpRequest,
-        cache_key: str,
+        place: Place,
         *,
         keep: bool,
         shallow: bool = False,
         read: bool = True,
     ):
         self.request = request
-        self.cache_key = cache_key
+        self.place = place
         self.keep = keep
         self.shallow = shallow
         # ``read``: False for a write's answer, which draws every region anyway: nothing to
         # look up first (the entry it keeps is whole).
-        self.found: dict[str, str] = (shared_cache.get(cache_key) or {}) if keep and read else {}
+        self.found: dict[str, str] = (cache_places.read(place) or {}) if keep and read else {}
         self.drawn: dict[str, str] = {}
         self.parts: dict[str, SafeString] = {}
         self._token_input = ""
@@ -284,7 +292,7 @@ class PageEntry:
         if self.keep and self.drawn:
             self.found = {**self.found, **self.drawn}
             self.drawn = {}
-            shared_cache.set(self.cache_key, self.found, KEPT_SECONDS)
+            cache_places.keep(self.place, self.found, KEPT_SECONDS)
 
 
 def page_entry(
@@ -302,13 +310,14 @@ def page_entry(
     refused is shown as typed, so not kept)."""
     if entry is None:
         marque = context["marque"]
-        state = state_of(
-            marque,
-            readonly=bool(context.get("readonly")),
-            rows=context["rows"],
-            hidden_rows=context["hidden_rows"],
-        )
-        entry = PageEntry(request, page_key(request, marque, state), keep=keep)
+        readonly = bool(context.get("readonly"))
+        rows, hidden = context["rows"], context["hidden_rows"]
+        state = state_of(marque, readonly=readonly, rows=rows, hidden_rows=hidden)
+        asked = _asked(request)
+        # The whole marque (?tout) and the latest donnes apart, as the owner's page keeps them.
+        variant = ("parts", readonly, asked, hidden == 0)
+        place = key("page", marque, f"{state}|{asked!r}", variant)
+        entry = PageEntry(request, place, keep=keep)
     drawn: dict[str, Any] = {}
 
     def draw(template: str) -> str:
@@ -340,9 +349,10 @@ def chart(request: HttpRequest, marque_of: Callable[[], Marque], marque: Marque)
     """The score chart of every donne: kept as the page parts are. ``marque`` is the partie
     with its players (any states: the key needs none); ``marque_of()`` loads every state, only
     when the chart must be drawn."""
-    cache_key = key("chart", marque, state_of(marque, readonly=False, rows=[], hidden_rows=0))
-    html = shared_cache.get(cache_key)
+    state = state_of(marque, readonly=False, rows=[], hidden_rows=0)
+    place = key("chart", marque, state, ())
+    html = cache_places.read(place)
     if html is None:
         html = render_to_string(CHART, {"marque": marque_of()}, request=request)
-        shared_cache.set(cache_key, html, KEPT_SECONDS)
+        cache_places.keep(place, html, KEPT_SECONDS)
     return mark_safe(html)  # noqa: S308 - rendered by games/_chart.html, which escapes

@@ -53,10 +53,10 @@ def show_partie(request: HttpRequest, pk: int) -> HttpResponse:
     marque = _without_states(request, pk)
     if marque is None:  # not the account's (404), or a partie without players
         return render_partie(request, load_marque(get_partie_for_user(request, pk), request))
-    state = fragments.page_state(marque, everything="tout" in request.GET)
-    entry = fragments.PageEntry(
-        request, fragments.page_key(request, marque, state), keep=True, shallow=True
-    )
+    everything = "tout" in request.GET
+    state = fragments.page_state(marque, everything=everything)
+    slot = fragments.page_key(request, marque, state, everything=everything)
+    entry = fragments.PageEntry(request, slot, keep=True, shallow=True)
     undo = request.session.pop(UNDO_KEY, None)  # read once, whichever render shows it
     try:
         return render_partie(request, marque, undo=undo, entry=entry)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -18,7 +17,7 @@ from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import cache_places, services
 from games.display.cagnotte import build_cagnotte
 from games.display.marque import build_marque
 from games.etags import none_match
@@ -90,15 +89,15 @@ def partie_follow(request: HttpRequest, token: str) -> HttpResponse:
         return follow_headers(HttpResponseNotModified(), etag)
     # The live fragment of a new state is asked by every follower of the table within a few
     # seconds: drawn by the first, kept by its ETag (the state) for the others.
-    key = fragments.follow_key(request, etag) if request.htmx else None
-    html = cache.get(key) if key else None
+    place = fragments.follow_key(request, etag) if request.htmx else None
+    html = cache_places.read(place) if place else None
     if html is not None:
         return follow_headers(HttpResponse(html), etag)
     response = _drawn(request, token, state, everything=everything)
     if response is None:
         return _gone(request)
-    if key:
-        cache.set(key, response.content, fragments.FOLLOW_SECONDS)
+    if place:
+        cache_places.keep(place, response.content, fragments.FOLLOW_SECONDS)
     return follow_headers(response, etag)
 
 

@@ -21,7 +21,8 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
-from games import sheet_files, tasks
+from games import cache_places, sheet_files, tasks
+from games.cache_places import Place
 from games.etags import none_match
 from games.models import Partie
 from games.views import costly
@@ -30,9 +31,10 @@ from games.views import costly
 RETRY_AFTER = 3
 
 
-def _etag(key: str) -> str:
+def _etag(place: Place) -> str:
     # Opaque: the id, the revision and the language stay on the server.
-    digest = hashlib.sha256(f"{settings.SECRET_KEY}:{key}".encode()).hexdigest()[:32]
+    drawn = f"{settings.SECRET_KEY}:{place.key}:{place.stamp}"
+    digest = hashlib.sha256(drawn.encode()).hexdigest()[:32]
     return quote_etag(digest)
 
 
@@ -52,14 +54,14 @@ def cached_render(
     content_type: str,
 ) -> HttpResponse:
     """The rendered file of ``kind`` for this state of the partie, rendering it if needed."""
-    key = sheet_files.key(kind, partie, get_language())
-    etag = _etag(key)
+    place = sheet_files.key(kind, partie, get_language())
+    etag = _etag(place)
     if none_match(etag, request.headers.get("If-None-Match")):
         return _private(HttpResponseNotModified(), etag)
-    body = cache.get(key)
+    body = cache_places.read(place)
     if body is None:
         body = render_body()
-        cache.set(key, body, sheet_files.KEPT_SECONDS)
+        cache_places.keep(place, body, sheet_files.KEPT_SECONDS)
     return _private(HttpResponse(body, content_type=content_type), etag)
 
 
@@ -75,11 +77,11 @@ def kept_pdf(request: HttpRequest, partie: Partie) -> HttpResponse:
     """The PDF of this state of the partie if the task runner has kept it; else its render is
     queued (once: a render already waiting will do) and the page says to wait."""
     language = get_language()
-    key = sheet_files.key("pdf", partie, language)
-    etag = _etag(key)
+    place = sheet_files.key("pdf", partie, language)
+    etag = _etag(place)
     if none_match(etag, request.headers.get("If-None-Match")):
         return _private(HttpResponseNotModified(), etag)
-    body = cache.get(key)
+    body = cache_places.read(place)
     if body is None:
         # Asked for and not kept: rendered after each change from now on, for a day since
         # this ask (games/tasks.py); a kept file costs no mark.
@@ -91,7 +93,7 @@ def kept_pdf(request: HttpRequest, partie: Partie) -> HttpResponse:
         if refused:
             return refused
         tasks.ask_render(partie.pk, language)
-        body = cache.get(key)  # a runner that works at once (tests) has kept it already
+        body = cache_places.read(place)  # a runner that works at once (tests) has kept it
     if body is None:
         return pending(request, partie)
     return _private(HttpResponse(body, content_type="application/pdf"), etag)

@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 
-from games import render_slots, sheet_files
+from games import cache_places, render_slots, sheet_files
 from tests.factories import hand, partie_p1, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,7 +133,7 @@ def test_a_write_queues_the_pdf_and_the_worker_renders_it(alice, settings) -> No
     assert response.status_code == 200
     assert response.content.startswith(b"%PDF-")
     partie.refresh_from_db()
-    assert cache.get(sheet_files.key("pdf", partie, "fr")) == response.content
+    assert cache_places.read(sheet_files.key("pdf", partie, "fr")) == response.content
 
 
 @pytest.mark.django_db
@@ -144,7 +143,7 @@ def test_the_render_keeps_the_file_once_and_forgets_a_deleted_partie(alice) -> N
     partie = partie_p1(alice)
     partie.refresh_from_db()
     assert render_sheet_pdf.call(partie.pk, "fr") == "rendered"
-    assert cache.get(sheet_files.key("pdf", partie, "fr")).startswith(b"%PDF-")
+    assert cache_places.read(sheet_files.key("pdf", partie, "fr")).startswith(b"%PDF-")
     assert render_sheet_pdf.call(partie.pk, "fr") == "kept"
     assert render_sheet_pdf.call(partie.pk, "en") == "rendered"  # a file a language
     pk = partie.pk

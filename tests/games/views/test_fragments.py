@@ -11,7 +11,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -332,6 +333,31 @@ def test_the_page_a_donne_leaves_is_kept_by_its_answer(alice, partie, django_ass
     cache.clear()
     drawn = page(client, partie)
     assert per_request_values_out(kept) == per_request_values_out(drawn)
+
+
+def kept_pages(partie) -> int:
+    """How many entries the shared cache holds for the pages of ``partie``."""
+    pattern = f"*fragment:page:{partie.pk}:*"
+    if isinstance(caches["default"], RedisCache):
+        return len(cache._cache.get_client().keys(pattern))
+    with connection.cursor() as cursor:
+        like = pattern.replace("*", "%")
+        cursor.execute("SELECT COUNT(*) FROM ramiscore_cache WHERE cache_key LIKE %s", [like])
+        return cursor.fetchone()[0]
+
+
+def test_an_evening_keeps_one_page_per_table_not_one_per_donne(alice, partie):
+    client = logged_in()
+    html = page(client, partie)
+    for number, (winner, points) in enumerate(
+        [("Bruno", {"Anne": 4, "Chloé": 9}), ("Chloé", {"Anne": 2, "Bruno": 7})] * 3, start=2
+    ):
+        answer = record_on_the_page(client, partie, html, winner, **points)
+        assert f"Donne {number} notée" in answer.content.decode()
+        html = page(client, partie)
+    assert "Donne 8" in donne_title(html)
+    # Each donne's page took the place of the last one's: one entry, not seven.
+    assert kept_pages(partie) == 1
 
 
 def test_a_link_revoked_while_a_donne_is_on_its_way_is_not_kept_with_its_page(alice, partie):

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
-from games import sheet_files
+from games import cache_places, sheet_files
 from tests.factories import hand, partie_p1, play
 
 pytestmark = pytest.mark.django_db
@@ -123,18 +123,22 @@ def test_asking_again_while_it_waits_queues_nothing_more(owner, partie, alice, n
 
 def test_the_pdf_is_kept_under_the_revision_and_the_language(owner, partie) -> None:
     partie.refresh_from_db()
-    key = sheet_files.key("pdf", partie, "fr")
-    assert key.startswith(f"sheet:pdf:{partie.pk}:{partie.revision}:")
-    assert key.endswith(":fr")
-    cache.set(key, b"%PDF-kept", 60)
+    place = sheet_files.key("pdf", partie, "fr")
+    assert place.key == f"sheet:pdf:{partie.pk}:fr"
+    assert place.stamp.startswith(f"{partie.revision}:")
+    cache_places.keep(place, b"%PDF-kept", 60)
     assert owner.get(pdf_url(partie)).content == b"%PDF-kept"
     # Another language is another file, rendered for itself.
     english = owner.get(pdf_url(partie), headers={"Accept-Language": "en"})
     assert english.content.startswith(b"%PDF-1.")
     play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
     partie.refresh_from_db()
-    assert sheet_files.key("pdf", partie, "fr") != key
+    # The new state's file takes the old one's place; the old one is never served for it.
+    new = sheet_files.key("pdf", partie, "fr")
+    assert (new.key, new.stamp != place.stamp) == (place.key, True)
+    assert cache_places.read(new) is None
     assert owner.get(pdf_url(partie)).content.startswith(b"%PDF-1.")
+    assert cache_places.read(place) is None  # the rendered file stands in that place now
 
 
 def test_a_committed_write_queues_the_render_once_the_pdf_was_asked_for(
