@@ -134,6 +134,10 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "ramiscore_cache",
+            # Django's 300 entries are some 150 tables' pages: past them, each write culls a
+            # third of the cache, the pages of tables still playing with it. Each table keeps
+            # about ten things, each in one place (games/cache_places.py): two thousand tables.
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
         }
     }
 

@@ -15,6 +15,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from django.utils.autoreload import file_changed
@@ -358,6 +359,27 @@ def test_an_evening_keeps_one_page_per_table_not_one_per_donne(alice, partie):
     assert "Donne 8" in donne_title(html)
     # Each donne's page took the place of the last one's: one entry, not seven.
     assert kept_pages(partie) == 1
+
+
+def test_a_club_of_160_tables_finds_every_page_kept(alice, partie):
+    # 160 tables keep 320 entries (a page and its foot each): past Django's 300, the database
+    # cache would cull a third of them on every write.
+    parties = [partie]
+    for index in range(159):
+        other = make_partie(alice, name=f"Table {index + 2}", joueurs=NAMES)
+        play(other, "Anne", "rami", Bruno=hand("K"), Chloé=hand("5"))
+        parties.append(other)
+    client = logged_in()
+    for each in parties:
+        page(client, each)
+
+    def queries(each) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            page(client, each)
+        return len(captured.captured_queries)
+
+    # Found kept: session, user, the partie with its players, the entry.
+    assert [queries(each) for each in parties] == [4] * 160
 
 
 def test_a_link_revoked_while_a_donne_is_on_its_way_is_not_kept_with_its_page(alice, partie):
