@@ -430,11 +430,19 @@
     if (form.dataset.replacing) await leaveEdit(form);
     const item = await Q.mark(cle, "editing");
     if (!item) return;
-    const q = queueWords();
     form.dataset.replacing = cle;
     fillForm(form, item);
+    showEditing(form, cle, fill(queueWords().editTitle, { n: number }));
+    await refresh();
+    form.scrollIntoView({ block: "start" });
+  }
+
+  // The form says which waiting donne it changes, and how to leave it as it was.
+  function showEditing(form, cle, heading) {
+    const q = queueWords();
+    form.dataset.replacing = cle;
     const title = document.getElementById("donne-title");
-    if (title) title.textContent = fill(q.editTitle, { n: number });
+    if (title) title.textContent = heading;
     const status = form.querySelector("#donne-status");
     if (status) {
       status.querySelectorAll(".queue-editing").forEach(function (old) { old.remove(); });
@@ -447,8 +455,6 @@
       box.appendChild(button(q.editCancel, "btn-outline-secondary", function () { leaveEdit(form); }));
       status.appendChild(box);
     }
-    await refresh();
-    form.scrollIntoView({ block: "start" });
   }
 
   // "Laisser comme avant": the donne waits again as it was, the form is blank.
@@ -676,19 +682,31 @@
     }
   });
 
-  // One swap of #partie-body: done when it has settled (or failed).
+  // One swap of #partie-body: done when it has settled (or failed). A donne being typed
+  // when the marque comes is carried over to the form drawn with it.
   function swapOnce() {
     return new Promise(function (resolve, reject) {
       let done = false;
+      let typed = null;
       function finish(error) {
         if (done) return;
         done = true;
+        document.removeEventListener("htmx:beforeSwap", swapping);
         document.removeEventListener("htmx:afterSettle", settled);
         if (error) reject(error); else resolve();
       }
-      function settled(event) {
-        if (event.detail.target && event.detail.target.id === "partie-body") finish();
+      function swapping(event) {
+        // This request's answer (asked from <body>), not the form's own save.
+        const config = event.detail.requestConfig;
+        if (config && config.elt === document.body && event.detail.target &&
+            event.detail.target.id === "partie-body") typed = typedDonne();
       }
+      function settled(event) {
+        if (!event.detail.target || event.detail.target.id !== "partie-body") return;
+        if (typed) carry(typed);
+        finish();
+      }
+      document.addEventListener("htmx:beforeSwap", swapping);
       document.addEventListener("htmx:afterSettle", settled);
       htmx.ajax("GET", location.pathname, { target: "#partie-body", swap: "outerHTML" })
         .then(function () {
@@ -703,6 +721,42 @@
     const form = document.getElementById("donne-form");
     return Boolean(form) && Array.from(form.querySelectorAll(".points-input, .cards-input, input[name=winner]"))
       .some(function (el) { return el.type === "radio" ? el.checked : el.value.trim(); });
+  }
+
+  // The donne being typed, as the form holds it (a waiting donne being changed, too), and
+  // the field the thumb is in.
+  function typedDonne() {
+    const form = document.getElementById("donne-form");
+    if (!form || !typing()) return null;
+    const data = new FormData(form);
+    const values = {};
+    data.forEach(function (value, name) {
+      if (/^(points|cards|jokers)_/.test(name) && typeof value === "string") values[name] = value;
+    });
+    const active = document.activeElement;
+    const title = document.getElementById("donne-title");
+    return {
+      winner: data.get("winner") || "", win: data.get("win") || "", values: values,
+      focus: active && form.contains(active) && active.name ? active.name : "",
+      replacing: form.dataset.replacing || "", title: title ? title.textContent : "",
+    };
+  }
+
+  // Into the form the fresh marque brought (the same players; its state, number and key are
+  // the server's): nothing typed is lost, no "brouillon" notice for what is still on screen.
+  function carry(typed) {
+    const form = document.getElementById("donne-form");
+    if (!form || form.dataset.edit) return;
+    form.dispatchEvent(new CustomEvent("ramiscore:fill", { detail: typed }));
+    form.querySelectorAll(".draft-notice").forEach(function (notice) { notice.remove(); });
+    if (typed.replacing) showEditing(form, typed.replacing, typed.title);
+    const field = typed.focus && form.querySelector("[name='" + CSS.escape(typed.focus) + "']");
+    if (field && field.type !== "radio" && field.type !== "hidden") {
+      field.focus({ preventScroll: true });
+      if (typeof field.setSelectionRange === "function" && field.type === "text") {
+        field.setSelectionRange(field.value.length, field.value.length);
+      }
+    }
   }
 
   // A page shown from the phone's copy, once the server answers again: no more "hors ligne",

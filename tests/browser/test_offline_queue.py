@@ -114,6 +114,68 @@ def test_donnes_typed_after_a_refused_one_say_they_wait_for_it(phone, relay, ali
     assert len(stored(partie)) == 1
 
 
+def test_a_donne_being_typed_when_the_queue_goes_out_stays_in_the_form(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    expect(queued_rows(phone)).to_have_count(1)
+    # The next donne half typed, the thumb in Chloé's box, when the network comes back.
+    form = phone.locator("#donne-form")
+    form.locator(".winner-grid label", has_text=re.compile("^Bruno$")).click()
+    form.locator(".hand[data-joueur='Anne'] .points-input").fill("4")
+    form.locator(".hand[data-joueur='Chloé'] .points-input").fill("5")
+    revision = form.locator("[name=revision]")
+    typed_on = revision.input_value()
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    # The server's marque, form and all, drawn anew: the state the form carries is the new one.
+    expect(revision).not_to_have_value(typed_on)
+    assert stored(partie) == [(1, "Anne", {"Bruno": 12, "Chloé": 7, "David": 30})]
+    expect(queued_rows(phone)).to_have_count(0)
+    # What was typed is still there, where it was; no "brouillon" notice about it.
+    expect(form.locator("input[name=winner]:checked")).to_have_count(1)
+    winner = form.locator("input[name=winner]:checked").evaluate("r => r.labels[0].textContent")
+    assert winner.strip() == "Bruno"
+    expect(form.locator(".hand[data-joueur='Anne'] .points-input")).to_have_value("4")
+    chloe = form.locator(".hand[data-joueur='Chloé'] .points-input")
+    expect(chloe).to_have_value("5")
+    expect(chloe).to_be_focused()
+    expect(form.locator(".draft-notice")).to_have_count(0)
+    form.locator(".hand[data-joueur='David'] .points-input").fill("6")
+    phone.locator("#donne-save").click()
+    expect(phone.locator("#flash")).to_contain_text("Donne 2 notée")
+    assert stored(partie)[1] == (2, "Bruno", {"Anne": 4, "Chloé": 5, "David": 6})
+
+
+def test_a_waiting_donne_being_changed_when_the_one_before_goes_out_stays_being_changed(
+    phone, relay, alice
+):
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    record(phone, "Bruno", Anne=3, Chloé=4, David=5)
+    phone.locator("#marque tr.queue-actions").nth(1).locator("button", has_text="Modifier").click()
+    title = phone.locator("#donne-title")
+    expect(title).to_have_text("Modifier la donne 2 (en attente)")
+    david = phone.locator("#donne-form .hand[data-joueur='David'] .points-input")
+    david.fill("25")
+    relay.start()
+    phone.evaluate("RamiOffline.send()")
+    # Donne 1 goes; donne 2, being changed, waits, and the new form still changes it.
+    expect(queued_rows(phone)).to_have_count(1)
+    expect(count_line(phone)).to_have_text("1 donne")
+    expect(title).to_have_text("Modifier la donne 2 (en attente)")
+    expect(david).to_have_value("25")
+    expect(phone.locator("#donne-form .queue-editing")).to_be_visible()
+    assert len(stored(partie)) == 1
+    phone.locator("#donne-save").click()
+    expect(queued_rows(phone)).to_have_count(0)
+    expect(count_line(phone)).to_have_text("2 donnes")
+    assert stored(partie)[1] == (2, "Bruno", {"Anne": 3, "Chloé": 4, "David": 25})
+
+
 def test_five_catch_ups_in_a_row_leave_the_page_as_the_server_has_it(phone, relay, alice):
     partie = make_partie(alice, joueurs=FOUR)
     open_controlled(phone, partie)
