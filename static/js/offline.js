@@ -496,6 +496,16 @@
   // -- queueing a donne -------------------------------------------------------------------
 
   async function enqueue(form) {
+    // Being saved: a fresh marque landing meanwhile does not carry it into the next form.
+    form.dataset.saving = "1";
+    try {
+      await queueDonne(form);
+    } finally {
+      delete form.dataset.saving;
+    }
+  }
+
+  async function queueDonne(form) {
     const data = new FormData(form);
     const winner = data.get("winner");
     const q = document.getElementById("queue-words").dataset;
@@ -695,14 +705,17 @@
         document.removeEventListener("htmx:afterSettle", settled);
         if (error) reject(error); else resolve();
       }
-      function swapping(event) {
-        // This request's answer (asked from <body>), not the form's own save.
+      // This request's answer (asked from <body>), not the form's own save; one swapped.
+      function ours(event) {
         const config = event.detail.requestConfig;
-        if (config && config.elt === document.body && event.detail.target &&
-            event.detail.target.id === "partie-body") typed = typedDonne();
+        return Boolean(config && config.elt === document.body && event.detail.target &&
+          event.detail.target.id === "partie-body");
+      }
+      function swapping(event) {
+        if (ours(event) && event.detail.shouldSwap) typed = typedDonne();
       }
       function settled(event) {
-        if (!event.detail.target || event.detail.target.id !== "partie-body") return;
+        if (!ours(event)) return;
         if (typed) carry(typed);
         finish();
       }
@@ -724,10 +737,11 @@
   }
 
   // The donne being typed, as the form holds it (a waiting donne being changed, too), and
-  // the field the thumb is in.
+  // the field the thumb is in. Not one being saved: its answer, or the queue, has it.
   function typedDonne() {
     const form = document.getElementById("donne-form");
-    if (!form || !typing()) return null;
+    if (!form || form.dataset.saving || form.classList.contains("htmx-request")) return null;
+    if (!typing() && !form.dataset.replacing) return null;
     const data = new FormData(form);
     const values = {};
     data.forEach(function (value, name) {
@@ -746,7 +760,11 @@
   // the server's): nothing typed is lost, no "brouillon" notice for what is still on screen.
   function carry(typed) {
     const form = document.getElementById("donne-form");
-    if (!form || form.dataset.edit) return;
+    if (!form || form.dataset.edit) {
+      // No form to change it in (the partie ended elsewhere): it waits again as it was.
+      if (typed.replacing) Q.mark(typed.replacing, "waiting").then(refresh);
+      return;
+    }
     form.dispatchEvent(new CustomEvent("ramiscore:fill", { detail: typed }));
     form.querySelectorAll(".draft-notice").forEach(function (notice) { notice.remove(); });
     if (typed.replacing) showEditing(form, typed.replacing, typed.title);
