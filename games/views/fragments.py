@@ -302,12 +302,14 @@ def page_entry(
     *,
     keep: bool = True,
     entry: PageEntry | None = None,
+    view: str = "page",
 ) -> PageEntry:
     """The partie page's entry (``entry``, already read, or read here), its scoreboard,
     marque table and cagnotte in ``entry.parts`` by name, for ``{{ parts.marque_table }}``:
     from the shared cache, or rendered with ``context`` and ``cagnotte()`` (built only then:
     its payment ticks are a query). Kept by ``store`` when ``keep`` (a form the request
-    refused is shown as typed, so not kept)."""
+    refused is shown as typed, so not kept). ``view`` names the page shown (the share link's
+    big screen shows other rows than its page: each keeps its own)."""
     if entry is None:
         marque = context["marque"]
         readonly = bool(context.get("readonly"))
@@ -315,7 +317,7 @@ def page_entry(
         state = state_of(marque, readonly=readonly, rows=rows, hidden_rows=hidden)
         asked = _asked(request)
         # The whole marque (?tout) and the latest donnes apart, as the owner's page keeps them.
-        variant = ("parts", readonly, asked, hidden == 0)
+        variant = ("parts", view, readonly, asked, hidden == 0)
         place = key("page", marque, f"{state}|{asked!r}", variant)
         entry = PageEntry(request, place, keep=keep)
     drawn: dict[str, Any] = {}
@@ -338,9 +340,10 @@ def page_parts(
     cagnotte: Callable[[], Any],
     *,
     keep: bool = True,
+    view: str = "page",
 ) -> dict[str, SafeString]:
     """``page_entry``'s parts, kept at once (a page without kept regions of its own)."""
-    entry = page_entry(request, context, cagnotte, keep=keep)
+    entry = page_entry(request, context, cagnotte, keep=keep, view=view)
     entry.store()
     return entry.parts
 

@@ -131,6 +131,7 @@ def _drawn(
         request,
         {**context, "readonly": True},
         lambda: build_cagnotte(marque.stored, bought_back(marque.stored)),
+        view="grand" if grand else "page",
     )
     return render(request, template, context)
 

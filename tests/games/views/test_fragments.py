@@ -361,6 +361,25 @@ def test_an_evening_keeps_one_page_per_table_not_one_per_donne(alice, partie):
     assert kept_pages(partie) == 1
 
 
+def test_the_big_screen_and_the_link_keep_their_own_parts(alice, partie):
+    # 25 donnes: the link's page shows them all, the big screen the latest 20.
+    for number in range(2, 26):
+        winner, *losers = NAMES[number % 3 :] + NAMES[: number % 3]
+        play(partie, winner, "rami", **{name: hand(points=1) for name in losers})
+    follow = reverse("partie_follow", args=[services.partie_share(partie=partie).share_token])
+    follower, screen = Client(), Client()
+
+    def rows(client: Client, url: str) -> list[str]:
+        html = client.get(url).content.decode()
+        return re.findall(r'<th scope="row">(\d+)</th>', html)
+
+    for _ in range(2):
+        assert rows(follower, follow) == [str(n) for n in range(1, 26)]
+        assert rows(screen, follow + "?grand=1") == [str(n) for n in range(6, 26)]
+    # Each kept apart, not one taking the other's place at every poll.
+    assert kept_pages(partie) == 2
+
+
 def test_a_club_of_160_tables_finds_every_page_kept(alice, partie):
     # 160 tables keep 320 entries (a page and its foot each): past Django's 300, the database
     # cache would cull a third of them on every write.
