@@ -4,9 +4,10 @@ ever serve what is kept, games/views/sheet_cache.py).
 
 A file is kept in one place per partie, kind and language (games/cache_places.py), stamped
 with what it was derived from: the partie's revision (which moves with what the replay reads),
-its updated_at (every service write saves it: the note, the money ticked, the name) and the
-engine's version. A changed partie has a new stamp, so nothing stale is ever served, and its
-new file takes the place of the last one's: the cache holds a file per partie, not per donne."""
+its updated_at (every service write saves it: the note, the money ticked, the name), the
+engine's version and the release's drawing code (games/code_fingerprint.py). A changed partie
+has a new stamp, so nothing stale is ever served, and its new file takes the place of the
+last one's: the cache holds a file per partie, not per donne."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.cache_places import Place
+from games.code_fingerprint import code_fingerprint
 from games.display.sheet import Sheet, build_sheet
 from games.models import Partie
 from games.pdf import html_to_pdf
@@ -39,7 +41,8 @@ def state(partie: Partie) -> str:
 
 
 def key(kind: str, partie: Partie, language: str) -> Place:
-    return Place(f"sheet:{kind}:{partie.pk}:{language}", state(partie))
+    # Drawn by this release: a deploy's new sheet is rendered, never last week's served.
+    return Place(f"sheet:{kind}:{partie.pk}:{language}", f"{state(partie)}:{code_fingerprint()}")
 
 
 def pending_key(partie_pk: int, language: str) -> str:

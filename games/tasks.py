@@ -48,6 +48,11 @@ def render_sheet_pdf(partie_pk: int, language: str) -> str:
         if cache_places.holds(place):
             return "kept"
         pdf = sheet_files.render_pdf(partie, language)
+        # Changed while it rendered: that change's own render may be kept already, and this
+        # older file must not take its place (its stamp is no use to any read now).
+        now = Partie.objects.filter(pk=partie_pk).first()
+        if now is None or sheet_files.key("pdf", now, language) != place:
+            return "outdated"
         cache_places.keep(place, pdf, sheet_files.KEPT_SECONDS)
         return "rendered"
 

@@ -41,25 +41,20 @@ import hashlib
 import uuid
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import django
-from django.conf import settings
-from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.cache import cache as shared_cache
-from django.dispatch import receiver
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games import cache_places, sheet_files
 from games.cache_places import Place
+from games.code_fingerprint import code_fingerprint
 from games.display.marque import Marque
 from games.models import Partie
 
@@ -80,31 +75,6 @@ PLACEHOLDER = "ramiscoreFragmentCsrfPlaceholder0000000000000000000000000000000"
 # nothing a player types can write (a quote is escaped).
 KEY_PLACEHOLDER = uuid.UUID(int=0)
 KEY_FIELD = f'name="idempotency_key" value="{KEY_PLACEHOLDER}"'
-# What the fingerprint of the code reads (relative to BASE_DIR).
-DRAWN_BY = ("templates", "games/display", "games/templatetags", "locale")
-DRAWN_BY_SUFFIXES = {".html", ".svg", ".py", ".mo"}
-
-
-@receiver(file_changed, dispatch_uid="fingerprint-redrawn")
-def _redrawn(sender, file_path, **kwargs) -> None:
-    # runserver reads an edited template or translation in place, in the same process.
-    code_fingerprint.cache_clear()
-
-
-@cache
-def code_fingerprint() -> str:
-    """The templates, the display code, the compiled translations and the static files' names
-    (the page's regions name the engine's files), as this process runs them: a fragment drawn
-    by another release of them is not this one's."""
-    digest = hashlib.sha256(django.get_version().encode())
-    digest.update(str(getattr(staticfiles_storage, "manifest_hash", "")).encode())
-    base = Path(settings.BASE_DIR)
-    for folder in DRAWN_BY:
-        for path in sorted((base / folder).rglob("*")):
-            if path.suffix in DRAWN_BY_SUFFIXES and path.is_file():
-                digest.update(str(path.relative_to(base)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 @cache

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 
@@ -149,3 +150,27 @@ def test_the_render_keeps_the_file_once_and_forgets_a_deleted_partie(alice) -> N
     pk = partie.pk
     partie.delete()
     assert render_sheet_pdf.call(pk, "fr") == "gone"
+
+
+@pytest.mark.django_db
+def test_a_render_the_partie_moved_on_from_does_not_take_the_newer_ones_place(alice) -> None:
+    from games.tasks import render_sheet_pdf
+
+    partie = partie_p1(alice)
+    newer = []
+
+    def another_phone(execute, sql, params, many, context):
+        # A donne recorded while the render reads the donnes of the state it draws.
+        if "games_donne" in sql and not newer:
+            newer.append("Alice")
+            play(partie, "Alice", "rami", Bruno=hand("K"), Chloé=hand("2"))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(another_phone):
+        assert render_sheet_pdf.call(partie.pk, "fr") == "outdated"
+    assert newer
+    partie.refresh_from_db()
+    place = sheet_files.key("pdf", partie, "fr")
+    assert cache.get(place.key) is None  # nothing kept: the newer state's render keeps its own
+    assert render_sheet_pdf.call(partie.pk, "fr") == "rendered"
+    assert cache_places.read(place).startswith(b"%PDF-")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.core.cache import cache, caches
@@ -18,11 +17,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
-from django.utils.autoreload import file_changed
 
 from games import services
 from games.models import Habitue, Rachat
-from games.views.fragments import KEY_PLACEHOLDER, PLACEHOLDER, code_fingerprint
+from games.views.fragments import KEY_PLACEHOLDER, PLACEHOLDER
 from tests.factories import decide, hand, make_partie, make_user, play
 
 pytestmark = pytest.mark.django_db
@@ -423,11 +421,3 @@ def test_a_link_revoked_while_a_donne_is_on_its_way_is_not_kept_with_its_page(al
     assert token not in kept and "Donne 3" in donne_title(kept)
     cache.clear()
     assert per_request_values_out(kept) == per_request_values_out(page(client, partie))
-
-
-def test_runserver_reading_an_edited_template_draws_the_regions_anew() -> None:
-    before = code_fingerprint()
-    assert code_fingerprint.cache_info().currsize == 1
-    file_changed.send(sender=None, file_path=Path("templates/games/_scoreboard.html"))
-    assert code_fingerprint.cache_info().currsize == 0
-    assert code_fingerprint() == before  # the files themselves did not change

@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from games import cache_places, sheet_files
+from games.code_fingerprint import code_fingerprint
 from tests.factories import hand, partie_p1, play
 
 pytestmark = pytest.mark.django_db
@@ -119,6 +120,15 @@ def test_asking_again_while_it_waits_queues_nothing_more(owner, partie, alice, n
 
     row = TokenBucket.objects.get(key=COSTLY.bucket(str(alice.pk)).key)
     assert round(row.tokens) == 29  # of 30; a minute gives one back
+
+
+def test_a_pdf_the_last_release_drew_is_drawn_anew(owner, partie) -> None:
+    partie.refresh_from_db()
+    place = sheet_files.key("pdf", partie, "fr")
+    assert place.stamp == f"{sheet_files.state(partie)}:{code_fingerprint()}"
+    # The same partie, its file drawn by the templates of the release before this one.
+    cache_places.keep(place._replace(stamp=f"{sheet_files.state(partie)}:0ld"), b"%PDF-old", 60)
+    assert owner.get(pdf_url(partie)).content.startswith(b"%PDF-1.")
 
 
 def test_the_pdf_is_kept_under_the_revision_and_the_language(owner, partie) -> None:
