@@ -43,6 +43,8 @@ def test_compose_has_the_app_postgresql_redis_and_caddy() -> None:
     assert "    build: .\n" in service("web")
     assert "    image: postgres:15-bookworm\n" in service("db")
     assert "    image: redis:7-bookworm\n" in service("redis")
+    # A cache with a bound, evicting the least recently used (docs/deploy.md "Redis").
+    assert '"--maxmemory", "512mb", "--maxmemory-policy", "allkeys-lru"' in service("redis")
     assert "      - ./deploy/Caddyfile:/etc/caddy/Caddyfile:ro\n" in service("caddy")
 
 
