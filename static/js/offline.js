@@ -430,9 +430,8 @@
     if (form.dataset.replacing) await leaveEdit(form);
     const item = await Q.mark(cle, "editing");
     if (!item) return;
-    form.dataset.replacing = cle;
-    fillForm(form, item);
     showEditing(form, cle, fill(queueWords().editTitle, { n: number }));
+    fillForm(form, item);
     await refresh();
     form.scrollIntoView({ block: "start" });
   }
@@ -765,9 +764,9 @@
       if (typed.replacing) Q.mark(typed.replacing, "waiting").then(refresh);
       return;
     }
+    if (typed.replacing) showEditing(form, typed.replacing, typed.title);
     form.dispatchEvent(new CustomEvent("ramiscore:fill", { detail: typed }));
     form.querySelectorAll(".draft-notice").forEach(function (notice) { notice.remove(); });
-    if (typed.replacing) showEditing(form, typed.replacing, typed.title);
     const field = typed.focus && form.querySelector("[name='" + CSS.escape(typed.focus) + "']");
     if (field && field.type !== "radio" && field.type !== "hidden") {
       field.focus({ preventScroll: true });
