@@ -805,6 +805,14 @@
 
   // -- wiring -----------------------------------------------------------------------------
 
+  // The banner sticks at the top, and the scoreboard under it, not behind it: the totals stay
+  // in view whatever the scroll (static/css/ramiscore.css, --offline-banner-height).
+  if (banner && window.ResizeObserver) {
+    new ResizeObserver(function () {
+      document.documentElement.style.setProperty("--offline-banner-height", banner.offsetHeight + "px");
+    }).observe(banner);
+  }
+
   function setupForm(form) {
     if (form.dataset.offlineReady || form.dataset.edit) return;
     form.dataset.offlineReady = "1";

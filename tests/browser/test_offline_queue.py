@@ -142,6 +142,7 @@ def test_a_donne_being_typed_when_the_queue_goes_out_stays_in_the_form(phone, re
     expect(chloe).to_have_value("5")
     expect(chloe).to_be_focused()
     expect(form.locator(".draft-notice")).to_have_count(0)
+    shot(phone, "queue-typing-carried")
     form.locator(".hand[data-joueur='David'] .points-input").fill("6")
     phone.locator("#donne-save").click()
     expect(phone.locator("#flash")).to_contain_text("Donne 2 notée")
@@ -169,11 +170,34 @@ def test_a_waiting_donne_being_changed_when_the_one_before_goes_out_stays_being_
     expect(title).to_have_text("Modifier la donne 2 (en attente)")
     expect(david).to_have_value("25")
     expect(phone.locator("#donne-form .queue-editing")).to_be_visible()
+    shot(phone, "queue-editing-carried")
     assert len(stored(partie)) == 1
     phone.locator("#donne-save").click()
     expect(queued_rows(phone)).to_have_count(0)
     expect(count_line(phone)).to_have_text("2 donnes")
     assert stored(partie)[1] == (2, "Bruno", {"Anne": 3, "Chloé": 4, "David": 25})
+
+
+def test_the_totals_stay_in_view_under_the_banner_whatever_the_scroll(phone, relay, alice):
+    partie = make_partie(alice, joueurs=FOUR)
+    open_controlled(phone, partie)
+    relay.stop()
+    record(phone, "Anne", Bruno=12, Chloé=7, David=30)
+    banner = phone.locator("#offline-banner")
+    expect(banner).to_contain_text("1 donne en attente d'envoi")
+    phone.locator("#donne-save").scroll_into_view_if_needed()
+    phone.evaluate("window.scrollBy(0, 200)")
+    expect(phone.locator("#scoreboard .player .name")).to_have_text(FOUR)
+    # Both stick at the top: the scoreboard below the banner, its names and totals uncovered.
+    until(
+        phone,
+        """() => {
+            const banner = document.getElementById("offline-banner").getBoundingClientRect();
+            const names = document.querySelector("#scoreboard .name").getBoundingClientRect();
+            return window.scrollY > 0 && banner.top === 0 && names.top >= banner.bottom - 0.5;
+        }""",
+    )
+    phone.screenshot(path=str(test_offline.SCREENSHOTS / "queue-banner-over-the-scoreboard.png"))
 
 
 def test_five_catch_ups_in_a_row_leave_the_page_as_the_server_has_it(phone, relay, alice):
