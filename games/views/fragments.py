@@ -164,8 +164,14 @@ def page_key(request: HttpRequest, marque: Marque, state: str, *, everything: bo
     besides the partie, the address the request came to (the share link is absolute) and
     whether it asked for the panel open (?partage, after a new link); the whole marque
     (?tout) has a place of its own."""
+    return _page_place(request, marque, state, ("owner", everything))
+
+
+def _page_place(request: HttpRequest, marque: Marque, state: str, view: tuple[Any, ...]) -> Place:
+    # The address asked for (the share link is absolute, ?partage opens the panel) is part of
+    # both the place and the stamp.
     asked = _asked(request)
-    return key("page", marque, f"{state}|{asked!r}", ("owner", everything, asked))
+    return key("page", marque, f"{state}|{asked!r}", (*view, asked))
 
 
 def _asked(request: HttpRequest) -> tuple[str, str, bool]:
@@ -285,10 +291,8 @@ def page_entry(
         readonly = bool(context.get("readonly"))
         rows, hidden = context["rows"], context["hidden_rows"]
         state = state_of(marque, readonly=readonly, rows=rows, hidden_rows=hidden)
-        asked = _asked(request)
         # The whole marque (?tout) and the latest donnes apart, as the owner's page keeps them.
-        variant = ("parts", view, readonly, asked, hidden == 0)
-        place = key("page", marque, f"{state}|{asked!r}", variant)
+        place = _page_place(request, marque, state, ("parts", view, readonly, hidden == 0))
         entry = PageEntry(request, place, keep=keep)
     drawn: dict[str, Any] = {}
 

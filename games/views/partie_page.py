@@ -55,8 +55,8 @@ def show_partie(request: HttpRequest, pk: int) -> HttpResponse:
         return render_partie(request, load_marque(get_partie_for_user(request, pk), request))
     everything = "tout" in request.GET
     state = fragments.page_state(marque, everything=everything)
-    slot = fragments.page_key(request, marque, state, everything=everything)
-    entry = fragments.PageEntry(request, slot, keep=True, shallow=True)
+    place = fragments.page_key(request, marque, state, everything=everything)
+    entry = fragments.PageEntry(request, place, keep=True, shallow=True)
     undo = request.session.pop(UNDO_KEY, None)  # read once, whichever render shows it
     try:
         return render_partie(request, marque, undo=undo, entry=entry)
